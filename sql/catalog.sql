@@ -1,0 +1,29 @@
+-- Pins the volatility, strictness, parallel safety and leakproofness of
+-- every function of the extension: a change here must be deliberate.
+SELECT p.oid::regprocedure AS function, p.provolatile AS vol, p.proparallel AS par,
+       p.proisstrict AS strict, p.proleakproof AS leakproof
+FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid
+WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid')
+  AND d.deptype = 'e' AND d.classid = 'pg_proc'::regclass
+  AND p.proname <> 'ulid_skipsupport'   -- exists on 18+ only
+ORDER BY p.oid::regprocedure::text;
+
+-- every function, aggregate, operator, type and cast has a comment
+SELECT d.classid::regclass AS catalog, pg_describe_object(d.classid, d.objid, 0) AS object
+FROM pg_depend d
+WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid') AND d.deptype = 'e'
+  AND d.classid IN ('pg_proc'::regclass, 'pg_operator'::regclass, 'pg_type'::regclass, 'pg_cast'::regclass)
+  AND obj_description(d.objid, d.classid::regclass::text) IS NULL
+  AND NOT (d.classid = 'pg_type'::regclass AND (SELECT typelem <> 0 FROM pg_type WHERE oid = d.objid))
+ORDER BY 2;
+
+-- no function body depends on search_path: every function is C or internal
+SELECT p.oid::regprocedure AS not_c_or_internal
+FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid
+JOIN pg_language l ON l.oid = p.prolang
+WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid')
+  AND d.deptype = 'e' AND d.classid = 'pg_proc'::regclass
+  AND p.prokind <> 'a' AND l.lanname NOT IN ('c', 'internal');
+
+-- the extension is not trusted (shared generator state is server-wide)
+SELECT trusted, superuser FROM pg_available_extension_versions WHERE name = 'ulid';

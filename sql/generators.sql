@@ -1,0 +1,55 @@
+-- The per-backend generators: gen_ulid(), gen_random_ulid(), gen_ulid(timestamptz).
+
+-- gen_ulid() is strictly increasing over 100k calls in one session
+SELECT count(*) AS ids, count(DISTINCT u) AS distinct_ids,
+       count(*) FILTER (WHERE u <= prev) AS not_increasing
+FROM (SELECT u, lag(u) OVER (ORDER BY g) AS prev
+      FROM (SELECT g, gen_ulid() AS u FROM generate_series(1, 100000) g) s) t;
+
+-- ... and across statements of the session
+CREATE TEMP TABLE gen_t (n serial, u ulid DEFAULT gen_ulid());
+INSERT INTO gen_t DEFAULT VALUES;
+INSERT INTO gen_t DEFAULT VALUES;
+INSERT INTO gen_t (u) SELECT gen_ulid() FROM generate_series(1, 1000);
+SELECT count(*) FILTER (WHERE u <= prev) AS not_increasing
+FROM (SELECT u, lag(u) OVER (ORDER BY n) AS prev FROM gen_t) s;
+
+-- the time part is the current time (to the millisecond)
+SELECT ulid_time(u) BETWEEN date_trunc('milliseconds', t0) AND clock_timestamp() AS time_now
+FROM (SELECT clock_timestamp() AS t0) a, LATERAL (SELECT gen_ulid() AS u) b;
+SELECT ulid_time(u) BETWEEN date_trunc('milliseconds', t0) AND clock_timestamp() AS random_time_now
+FROM (SELECT clock_timestamp() AS t0) a, LATERAL (SELECT gen_random_ulid() AS u) b;
+
+-- within one millisecond the steps are random, not +1: the differences of
+-- the last byte between consecutive ids take many values
+SELECT count(DISTINCT (get_byte(ulid_to_bytea(u), 15) - get_byte(ulid_to_bytea(prev), 15) + 256) % 256) > 100 AS random_steps
+FROM (SELECT u, lag(u) OVER (ORDER BY g) AS prev
+      FROM (SELECT g, gen_ulid() AS u FROM generate_series(1, 5000) g) s) t
+WHERE ulid_unix_ms(u) = ulid_unix_ms(prev);
+
+-- a new millisecond starts with the top random bit cleared
+SELECT bool_and(get_byte(ulid_to_bytea(u), 6) < 128) AS top_bit_clear
+FROM (SELECT u, lag(u) OVER (ORDER BY g) AS prev
+      FROM (SELECT g, gen_ulid() AS u FROM generate_series(1, 20000) g) s) t
+WHERE prev IS NULL OR ulid_unix_ms(u) > ulid_unix_ms(prev);
+
+-- gen_random_ulid(): 80 fresh bits each call, so the randomness has no order
+SELECT count(DISTINCT u) AS distinct_random FROM
+    (SELECT gen_random_ulid() AS u FROM generate_series(1, 10000)) s;
+SELECT count(*) FILTER (WHERE get_byte(ulid_to_bytea(u), 6) >= 128) BETWEEN 4000 AND 6000 AS top_bit_random
+FROM (SELECT gen_random_ulid() AS u FROM generate_series(1, 10000)) s;
+
+-- gen_ulid(at): stamped with the given time, random, and leaves gen_ulid()'s order alone
+SELECT ulid_time(gen_ulid('2001-02-03 04:05:06.789Z')) AS back_filled;
+SELECT count(DISTINCT gen_ulid('2001-02-03 04:05:06.789Z')) AS distinct_at FROM generate_series(1, 1000);
+SELECT a < c AS order_kept_across_gen_ulid_at
+FROM (SELECT gen_ulid() AS a) x, LATERAL (SELECT gen_ulid('1990-01-01Z') AS b) y,
+     LATERAL (SELECT gen_ulid() AS c) z;
+SELECT gen_ulid(NULL) IS NULL AS strict_at;
+
+-- the byte distribution of the random part is roughly uniform
+SELECT min(c) > 9000 * 0.85 AND max(c) < 9000 * 1.15 AS uniform_bytes
+FROM (SELECT get_byte(ulid_random(u), i) AS b, count(*) AS c
+      FROM (SELECT gen_random_ulid() AS u FROM generate_series(1, 230400)) s,
+           generate_series(0, 9) i
+      GROUP BY 1) t;

@@ -1,0 +1,72 @@
+-- Operators and ordering, checked against uuid ordering of the same bytes.
+CREATE TABLE ops_t AS
+SELECT ulid_from_parts(ms, r) AS u
+FROM (VALUES (0::bigint), (1), (1712345678901), (1712345678902), (281474976710655)) m(ms),
+     (VALUES ('\x00000000000000000000'::bytea), ('\x00000000000000000001'),
+             ('\x7fffffffffffffffffff'), ('\x80000000000000000000'),
+             ('\xffffffffffffffffffff')) r(r);
+INSERT INTO ops_t SELECT gen_random_ulid() FROM generate_series(1, 500);
+
+-- every operator agrees with uuid's on every pair
+SELECT count(*) AS pairs,
+       count(*) FILTER (WHERE (a.u = b.u) <> (a.u::uuid = b.u::uuid)) AS eq_diff,
+       count(*) FILTER (WHERE (a.u <> b.u) <> (a.u::uuid <> b.u::uuid)) AS ne_diff,
+       count(*) FILTER (WHERE (a.u < b.u) <> (a.u::uuid < b.u::uuid)) AS lt_diff,
+       count(*) FILTER (WHERE (a.u <= b.u) <> (a.u::uuid <= b.u::uuid)) AS le_diff,
+       count(*) FILTER (WHERE (a.u > b.u) <> (a.u::uuid > b.u::uuid)) AS gt_diff,
+       count(*) FILTER (WHERE (a.u >= b.u) <> (a.u::uuid >= b.u::uuid)) AS ge_diff,
+       count(*) FILTER (WHERE ulid_cmp(a.u, b.u) <> uuid_cmp(a.u::uuid, b.u::uuid)) AS cmp_diff
+FROM ops_t a, ops_t b;
+
+-- ORDER BY gives the same order as uuid, text and time
+SELECT bool_and(ulid_rank = uuid_rank) AS same_as_uuid,
+       bool_and(ulid_rank = text_rank) AS same_as_text
+FROM (SELECT row_number() OVER (ORDER BY u) AS ulid_rank,
+             row_number() OVER (ORDER BY u::uuid) AS uuid_rank,
+             row_number() OVER (ORDER BY u::text COLLATE "C") AS text_rank
+      FROM (SELECT DISTINCT u FROM ops_t) d) s;
+SELECT u FROM ops_t WHERE ulid_unix_ms(u) IN (1, 1712345678902) ORDER BY u DESC;
+
+-- operator metadata: commutators, negators, estimators, HASHES, MERGES
+SELECT o.oprname, o.oprcom::regoperator AS commutator, o.oprnegate::regoperator AS negator,
+       o.oprrest, o.oprjoin, o.oprcanhash, o.oprcanmerge
+FROM pg_operator o
+WHERE o.oprleft = 'ulid'::regtype AND o.oprright = 'ulid'::regtype
+ORDER BY o.oprname;
+
+-- hash join and merge join both work
+SET enable_nestloop = off;
+SET enable_mergejoin = off;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM ops_t a JOIN ops_t b USING (u);
+SELECT count(*) AS hash_join_rows FROM ops_t a JOIN ops_t b USING (u);
+SET enable_hashjoin = off;
+SET enable_mergejoin = on;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM ops_t a JOIN ops_t b USING (u);
+SELECT count(*) AS merge_join_rows FROM ops_t a JOIN ops_t b USING (u);
+RESET enable_nestloop;
+RESET enable_mergejoin;
+RESET enable_hashjoin;
+
+-- DISTINCT and GROUP BY through hashing
+SET enable_sort = off;
+SELECT count(*) AS groups FROM (SELECT u FROM ops_t GROUP BY u) g;
+RESET enable_sort;
+
+-- min and max aggregates, also in parallel (combine function)
+SELECT min(u), max(u) FROM ops_t;
+SELECT min(u) = (SELECT u FROM ops_t ORDER BY u LIMIT 1) AS min_ok,
+       max(u) = (SELECT u FROM ops_t ORDER BY u DESC LIMIT 1) AS max_ok
+FROM ops_t;
+SELECT min(u) IS NULL AND max(u) IS NULL AS empty_is_null FROM ops_t WHERE false;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT min(u), max(u) FROM ops_t;
+SELECT min(u), max(u) FROM ops_t;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+
+DROP TABLE ops_t;

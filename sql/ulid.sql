@@ -1,0 +1,291 @@
+-- ulid 1.0: the hand-edited install script.  The Makefile copies it to
+-- ulid--1.0.sql; later releases add frozen ulid--A--B.sql upgrade scripts.
+\echo Use "CREATE EXTENSION ulid" to load this file. \quit
+
+-----------------------------------------------------------------------------
+-- The ulid type
+-----------------------------------------------------------------------------
+
+CREATE TYPE ulid;
+
+CREATE FUNCTION ulid_in(cstring) RETURNS ulid
+    AS 'MODULE_PATHNAME', 'ulid_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_out(ulid) RETURNS cstring
+    AS 'MODULE_PATHNAME', 'ulid_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+-- Binary I/O, comparison, hashing and sortsupport reuse core's uuid
+-- functions: the bytes are identical, so is the behaviour.
+CREATE FUNCTION ulid_recv(internal) RETURNS ulid
+    AS 'uuid_recv' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_send(ulid) RETURNS bytea
+    AS 'uuid_send' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE ulid (
+    INPUT = ulid_in,
+    OUTPUT = ulid_out,
+    RECEIVE = ulid_recv,
+    SEND = ulid_send,
+    INTERNALLENGTH = 16,
+    ALIGNMENT = char,
+    STORAGE = plain,
+    CATEGORY = 'U'
+);
+
+COMMENT ON TYPE ulid IS 'ULID: 48-bit Unix-ms time and 80 random bits, 16 bytes, Crockford Base32 text';
+COMMENT ON FUNCTION ulid_in(cstring) IS 'text input of ulid (26 Crockford Base32 characters)';
+COMMENT ON FUNCTION ulid_out(ulid) IS 'text output of ulid (26 uppercase characters)';
+COMMENT ON FUNCTION ulid_recv(internal) IS 'binary input of ulid (the raw 16 bytes)';
+COMMENT ON FUNCTION ulid_send(ulid) IS 'binary output of ulid (the raw 16 bytes)';
+
+-----------------------------------------------------------------------------
+-- Comparison functions and operators
+-----------------------------------------------------------------------------
+
+CREATE FUNCTION ulid_eq(ulid, ulid) RETURNS boolean
+    AS 'uuid_eq' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION ulid_ne(ulid, ulid) RETURNS boolean
+    AS 'uuid_ne' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION ulid_lt(ulid, ulid) RETURNS boolean
+    AS 'uuid_lt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION ulid_le(ulid, ulid) RETURNS boolean
+    AS 'uuid_le' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION ulid_gt(ulid, ulid) RETURNS boolean
+    AS 'uuid_gt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION ulid_ge(ulid, ulid) RETURNS boolean
+    AS 'uuid_ge' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION ulid_cmp(ulid, ulid) RETURNS integer
+    AS 'uuid_cmp' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION ulid_sortsupport(internal) RETURNS void
+    AS 'uuid_sortsupport' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_hash(ulid) RETURNS integer
+    AS 'uuid_hash' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION ulid_hash_extended(ulid, bigint) RETURNS bigint
+    AS 'uuid_hash_extended' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+
+COMMENT ON FUNCTION ulid_eq(ulid, ulid) IS 'equal';
+COMMENT ON FUNCTION ulid_ne(ulid, ulid) IS 'not equal';
+COMMENT ON FUNCTION ulid_lt(ulid, ulid) IS 'less than';
+COMMENT ON FUNCTION ulid_le(ulid, ulid) IS 'less than or equal';
+COMMENT ON FUNCTION ulid_gt(ulid, ulid) IS 'greater than';
+COMMENT ON FUNCTION ulid_ge(ulid, ulid) IS 'greater than or equal';
+COMMENT ON FUNCTION ulid_cmp(ulid, ulid) IS 'btree comparison: -1, 0 or 1 (byte order = time order)';
+COMMENT ON FUNCTION ulid_sortsupport(internal) IS 'btree sort support with abbreviated keys (core uuid_sortsupport)';
+COMMENT ON FUNCTION ulid_hash(ulid) IS 'hash of the 16 bytes (core uuid_hash)';
+COMMENT ON FUNCTION ulid_hash_extended(ulid, bigint) IS 'seeded 64-bit hash of the 16 bytes, for hash partitioning (core uuid_hash_extended)';
+
+CREATE OPERATOR = (
+    LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_eq,
+    COMMUTATOR = =, NEGATOR = <>,
+    RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+    LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_ne,
+    COMMUTATOR = <>, NEGATOR = =,
+    RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+    LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_lt,
+    COMMUTATOR = >, NEGATOR = >=,
+    RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+    LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_le,
+    COMMUTATOR = >=, NEGATOR = >,
+    RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+    LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_gt,
+    COMMUTATOR = <, NEGATOR = <=,
+    RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+    LEFTARG = ulid, RIGHTARG = ulid, FUNCTION = ulid_ge,
+    COMMUTATOR = <=, NEGATOR = <,
+    RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+
+COMMENT ON OPERATOR = (ulid, ulid) IS 'equal';
+COMMENT ON OPERATOR <> (ulid, ulid) IS 'not equal';
+COMMENT ON OPERATOR < (ulid, ulid) IS 'less than';
+COMMENT ON OPERATOR <= (ulid, ulid) IS 'less than or equal';
+COMMENT ON OPERATOR > (ulid, ulid) IS 'greater than';
+COMMENT ON OPERATOR >= (ulid, ulid) IS 'greater than or equal';
+
+-----------------------------------------------------------------------------
+-- Operator classes: btree, hash, BRIN
+-----------------------------------------------------------------------------
+
+CREATE OPERATOR CLASS ulid_ops DEFAULT FOR TYPE ulid USING btree AS
+    OPERATOR 1 <,
+    OPERATOR 2 <=,
+    OPERATOR 3 =,
+    OPERATOR 4 >=,
+    OPERATOR 5 >,
+    FUNCTION 1 ulid_cmp(ulid, ulid),
+    FUNCTION 2 ulid_sortsupport(internal),
+    FUNCTION 4 pg_catalog.btequalimage(oid);
+
+-- Skip support (btree support function 6) exists from PostgreSQL 18 on.
+DO $$
+BEGIN
+    IF current_setting('server_version_num')::int >= 180000 THEN
+        EXECUTE $sql$
+            CREATE FUNCTION ulid_skipsupport(internal) RETURNS void
+                AS 'uuid_skipsupport' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE
+        $sql$;
+        EXECUTE $sql$
+            COMMENT ON FUNCTION ulid_skipsupport(internal) IS 'btree skip support (core uuid_skipsupport)'
+        $sql$;
+        EXECUTE $sql$
+            ALTER OPERATOR FAMILY ulid_ops USING btree
+                ADD FUNCTION 6 (ulid) ulid_skipsupport(internal)
+        $sql$;
+    END IF;
+END
+$$;
+
+CREATE OPERATOR CLASS ulid_ops DEFAULT FOR TYPE ulid USING hash AS
+    OPERATOR 1 =,
+    FUNCTION 1 ulid_hash(ulid),
+    FUNCTION 2 ulid_hash_extended(ulid, bigint);
+
+CREATE OPERATOR CLASS ulid_minmax_ops DEFAULT FOR TYPE ulid USING brin AS
+    OPERATOR 1 <,
+    OPERATOR 2 <=,
+    OPERATOR 3 =,
+    OPERATOR 4 >=,
+    OPERATOR 5 >,
+    FUNCTION 1 pg_catalog.brin_minmax_opcinfo(internal),
+    FUNCTION 2 pg_catalog.brin_minmax_add_value(internal, internal, internal, internal),
+    FUNCTION 3 pg_catalog.brin_minmax_consistent(internal, internal, internal),
+    FUNCTION 4 pg_catalog.brin_minmax_union(internal, internal, internal),
+    STORAGE ulid;
+
+CREATE OPERATOR CLASS ulid_minmax_multi_ops FOR TYPE ulid USING brin AS
+    OPERATOR 1 <,
+    OPERATOR 2 <=,
+    OPERATOR 3 =,
+    OPERATOR 4 >=,
+    OPERATOR 5 >,
+    FUNCTION 1 pg_catalog.brin_minmax_multi_opcinfo(internal),
+    FUNCTION 2 pg_catalog.brin_minmax_multi_add_value(internal, internal, internal, internal),
+    FUNCTION 3 pg_catalog.brin_minmax_multi_consistent(internal, internal, internal, integer),
+    FUNCTION 4 pg_catalog.brin_minmax_multi_union(internal, internal, internal),
+    FUNCTION 5 pg_catalog.brin_minmax_multi_options(internal),
+    FUNCTION 11 pg_catalog.brin_minmax_multi_distance_uuid(internal, internal),
+    STORAGE ulid;
+
+CREATE OPERATOR CLASS ulid_bloom_ops FOR TYPE ulid USING brin AS
+    OPERATOR 1 =,
+    FUNCTION 1 pg_catalog.brin_bloom_opcinfo(internal),
+    FUNCTION 2 pg_catalog.brin_bloom_add_value(internal, internal, internal, internal),
+    FUNCTION 3 pg_catalog.brin_bloom_consistent(internal, internal, internal, integer),
+    FUNCTION 4 pg_catalog.brin_bloom_union(internal, internal, internal),
+    FUNCTION 5 pg_catalog.brin_bloom_options(internal),
+    FUNCTION 11 ulid_hash(ulid),
+    STORAGE ulid;
+
+-----------------------------------------------------------------------------
+-- Aggregates
+-----------------------------------------------------------------------------
+
+CREATE FUNCTION ulid_larger(ulid, ulid) RETURNS ulid
+    AS 'MODULE_PATHNAME', 'ulid_larger' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_smaller(ulid, ulid) RETURNS ulid
+    AS 'MODULE_PATHNAME', 'ulid_smaller' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ulid_larger(ulid, ulid) IS 'larger of two ULIDs (max aggregate support)';
+COMMENT ON FUNCTION ulid_smaller(ulid, ulid) IS 'smaller of two ULIDs (min aggregate support)';
+
+CREATE AGGREGATE max(ulid) (
+    SFUNC = ulid_larger, STYPE = ulid, COMBINEFUNC = ulid_larger,
+    SORTOP = >, PARALLEL = SAFE
+);
+CREATE AGGREGATE min(ulid) (
+    SFUNC = ulid_smaller, STYPE = ulid, COMBINEFUNC = ulid_smaller,
+    SORTOP = <, PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE max(ulid) IS 'largest (latest) ULID; uses a btree index';
+COMMENT ON AGGREGATE min(ulid) IS 'smallest (earliest) ULID; uses a btree index';
+
+-----------------------------------------------------------------------------
+-- Generators
+-----------------------------------------------------------------------------
+
+-- Parallel restricted: the per-backend order lives in the leader.
+CREATE FUNCTION gen_ulid() RETURNS ulid
+    AS 'MODULE_PATHNAME', 'gen_ulid' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+CREATE FUNCTION gen_random_ulid() RETURNS ulid
+    AS 'MODULE_PATHNAME', 'gen_random_ulid' LANGUAGE C VOLATILE PARALLEL SAFE;
+CREATE FUNCTION gen_ulid(at timestamptz) RETURNS ulid
+    AS 'MODULE_PATHNAME', 'gen_ulid_at' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION gen_ulid() IS 'new ULID: current time and CSPRNG randomness, strictly increasing within this session';
+COMMENT ON FUNCTION gen_random_ulid() IS 'new ULID: current time and 80 fresh random bits, no order within a millisecond';
+COMMENT ON FUNCTION gen_ulid(timestamptz) IS 'new random ULID stamped with the given time (back-filling)';
+
+-----------------------------------------------------------------------------
+-- Reading ULIDs back and building them
+-----------------------------------------------------------------------------
+
+CREATE FUNCTION ulid_time(ulid) RETURNS timestamptz
+    AS 'MODULE_PATHNAME', 'ulid_time' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_unix_ms(ulid) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'ulid_unix_ms' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_random(ulid) RETURNS bytea
+    AS 'MODULE_PATHNAME', 'ulid_random' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_from_parts(unix_ms bigint, randomness bytea) RETURNS ulid
+    AS 'MODULE_PATHNAME', 'ulid_from_parts' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_lower(timestamptz) RETURNS ulid
+    AS 'MODULE_PATHNAME', 'ulid_lower' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_upper(timestamptz) RETURNS ulid
+    AS 'MODULE_PATHNAME', 'ulid_upper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_parts(id ulid,
+        OUT unix_ms bigint, OUT ts timestamptz, OUT time_chars text,
+        OUT random_chars text, OUT randomness bytea)
+    AS 'MODULE_PATHNAME', 'ulid_parts' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION ulid_time(ulid) IS 'the time part, exact to the millisecond';
+COMMENT ON FUNCTION ulid_unix_ms(ulid) IS 'the time part as Unix milliseconds';
+COMMENT ON FUNCTION ulid_random(ulid) IS 'the 10 random bytes';
+COMMENT ON FUNCTION ulid_from_parts(bigint, bytea) IS 'ULID from Unix milliseconds (0..2^48-1) and 10 random bytes';
+COMMENT ON FUNCTION ulid_lower(timestamptz) IS 'smallest ULID of that millisecond (randomness all 0): a range-scan bound';
+COMMENT ON FUNCTION ulid_upper(timestamptz) IS 'largest ULID of that millisecond (randomness all 1): a range-scan bound';
+COMMENT ON FUNCTION ulid_parts(ulid) IS 'the structure of a ULID: time and random parts and what they mean';
+
+-----------------------------------------------------------------------------
+-- Casts
+-----------------------------------------------------------------------------
+
+CREATE FUNCTION ulid_from_bytea(bytea) RETURNS ulid
+    AS 'MODULE_PATHNAME', 'ulid_from_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_to_bytea(ulid) RETURNS bytea
+    AS 'MODULE_PATHNAME', 'ulid_to_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ulid_from_bytea(bytea) IS 'ULID from exactly 16 bytes (the bytea -> ulid cast)';
+COMMENT ON FUNCTION ulid_to_bytea(ulid) IS 'the 16 bytes of a ULID (the ulid -> bytea cast)';
+
+-- ulid and uuid share their bytes: ulid -> uuid on assignment; uuid -> ulid
+-- only explicitly, so a random UUID never slips into a ulid column unnoticed.
+CREATE CAST (ulid AS uuid) WITHOUT FUNCTION AS ASSIGNMENT;
+CREATE CAST (uuid AS ulid) WITHOUT FUNCTION;
+CREATE CAST (bytea AS ulid) WITH FUNCTION ulid_from_bytea(bytea);
+CREATE CAST (ulid AS bytea) WITH FUNCTION ulid_to_bytea(ulid);
+CREATE CAST (ulid AS timestamptz) WITH FUNCTION ulid_time(ulid);
+CREATE CAST (timestamptz AS ulid) WITH FUNCTION ulid_lower(timestamptz);
+
+COMMENT ON CAST (ulid AS uuid) IS 'binary-compatible, on assignment';
+COMMENT ON CAST (uuid AS ulid) IS 'binary-compatible, explicit only';
+COMMENT ON CAST (bytea AS ulid) IS 'exactly 16 bytes';
+COMMENT ON CAST (ulid AS bytea) IS 'the 16 bytes';
+COMMENT ON CAST (ulid AS timestamptz) IS 'the time part (ulid_time)';
+COMMENT ON CAST (timestamptz AS ulid) IS 'smallest ULID of that millisecond (ulid_lower)';
+
+-----------------------------------------------------------------------------
+-- Shared generator state (gen_monotonic_ulid and its operation)
+-----------------------------------------------------------------------------
+
+-----------------------------------------------------------------------------
+-- Snowflake layouts and generator
+-----------------------------------------------------------------------------
+
+-----------------------------------------------------------------------------
+-- Text codecs
+-----------------------------------------------------------------------------

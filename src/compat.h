@@ -1,0 +1,51 @@
+/*-------------------------------------------------------------------------
+ *
+ * compat.h
+ *	  Every difference between the supported PostgreSQL majors (15-19).
+ *
+ * Feature tests live here and nowhere else; the rest of the code uses the
+ * macros below unconditionally.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef ULID_COMPAT_H
+#define ULID_COMPAT_H
+
+#include "postgres.h"
+
+#if PG_VERSION_NUM < 150000
+#error "ulid supports PostgreSQL 15 and later"
+#endif
+
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"
+#include "nodes/miscnodes.h"
+#define ULID_HAS_SOFT_ERRORS 1
+#endif
+
+/*
+ * ulid_errsave(escontext, ...): report a user-input error.  On 16+ this is a
+ * soft error when the caller passed an ErrorSaveContext (pg_input_is_valid,
+ * COPY ... ON_ERROR) and the caller must then return; on 15 it always throws.
+ */
+#ifdef ULID_HAS_SOFT_ERRORS
+#define ulid_errsave(escontext, ...) errsave(escontext, __VA_ARGS__)
+#else
+#define ulid_errsave(escontext, ...) \
+	do { \
+		(void) (escontext); \
+		ereport(ERROR, __VA_ARGS__); \
+	} while (0)
+#endif
+
+/* The DSM registry (GetNamedDSMSegment) arrived in 17. */
+#if PG_VERSION_NUM >= 170000
+#define ULID_HAS_DSM_REGISTRY 1
+#endif
+
+/* btree skip support (opclass support function 6) arrived in 18. */
+#if PG_VERSION_NUM >= 180000
+#define ULID_HAS_SKIP_SUPPORT 1
+#endif
+
+#endif							/* ULID_COMPAT_H */

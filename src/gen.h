@@ -1,0 +1,45 @@
+/*-------------------------------------------------------------------------
+ *
+ * gen.h
+ *	  The start and step rules shared by every monotonic ULID generator.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef ULID_GEN_H
+#define ULID_GEN_H
+
+#include "ulid.h"
+
+/*
+ * A fresh value for unix_ms: 80 random bits, with the top one cleared when
+ * clear_top_bit (the start of a monotonic run, leaving room for 2^15 steps).
+ */
+extern void ulid_fresh_halves(int64 unix_ms, bool clear_top_bit,
+							  uint64 *hi, uint64 *lo);
+
+/*
+ * Advance (hi, lo) by add + 1 (a step in 1..2^64 when add is random),
+ * carrying into the time part.  Returns false, leaving the value unchanged,
+ * when the 128 bits are exhausted.  No allocation, no error: safe to call
+ * under a spinlock.
+ */
+static inline bool
+ulid_add_step(uint64 *hi, uint64 *lo, uint64 add)
+{
+	uint64		n = *lo + add;
+	uint64		carry = (n < *lo);
+
+	n += 1;
+	if (n == 0)
+		carry = 1;				/* cannot also have carried above */
+	if (unlikely(carry && *hi == PG_UINT64_MAX))
+		return false;
+	*hi += carry;
+	*lo = n;
+	return true;
+}
+
+/* ERROR 22008 for a generator that ran past the last representable time */
+extern void ulid_report_time_exhausted(void);
+
+#endif							/* ULID_GEN_H */

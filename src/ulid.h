@@ -1,0 +1,69 @@
+/*-------------------------------------------------------------------------
+ *
+ * ulid.h
+ *	  The ulid type in C, and what the extension's modules share.
+ *
+ * A ULID is 16 bytes, most significant first: bytes 0-5 are Unix time in
+ * milliseconds, bytes 6-15 are 80 bits of randomness.  Byte order is numeric
+ * order is time order, exactly as for uuid, so the two are binary-compatible.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef ULID_H
+#define ULID_H
+
+#include "compat.h"
+
+#include "datatype/timestamp.h"
+#include "fmgr.h"
+#include "nodes/nodes.h"
+
+#include "base32.h"
+#include "bytes.h"
+
+/* largest Unix millisecond a ULID can hold: 2^48 - 1 */
+#define ULID_MAX_UNIX_MS	((int64) 0xFFFFFFFFFFFF)
+
+typedef struct pg_ulid_t
+{
+	uint8		data[ULID_BYTES];
+} pg_ulid_t;
+
+#define DatumGetUlidP(X)		((pg_ulid_t *) DatumGetPointer(X))
+#define UlidPGetDatum(X)		PointerGetDatum(X)
+#define PG_GETARG_ULID_P(n)		DatumGetUlidP(PG_GETARG_DATUM(n))
+#define PG_RETURN_ULID_P(X)		return UlidPGetDatum(X)
+
+static inline int64
+ulid_get_unix_ms(const pg_ulid_t *u)
+{
+	return (int64) (ulid_load_be64(u->data) >> 16);
+}
+
+/* Build a ULID from its halves: hi = time << 16 | top 16 random bits. */
+static inline pg_ulid_t *
+ulid_from_halves(uint64 hi, uint64 lo)
+{
+	pg_ulid_t  *u = (pg_ulid_t *) palloc(sizeof(pg_ulid_t));
+
+	ulid_store_be64(u->data, hi);
+	ulid_store_be64(u->data + 8, lo);
+	return u;
+}
+
+/* ulid_io.c: text to ULID; false (after a soft error) on bad input */
+extern bool ulid_decode_text(const char *str, size_t len, pg_ulid_t *out,
+							 Node *escontext);
+
+/* ulid_time.c: conversions between timestamptz and Unix milliseconds */
+extern int64 ulid_timestamptz_to_unix_ms(TimestampTz ts);
+extern TimestampTz ulid_unix_ms_to_timestamptz(int64 ms);
+
+/* clock.c: the generators' wall clock, in Unix milliseconds */
+extern int64 ulid_clock_now_ms(void);
+
+/* random.c: the per-backend CSPRNG */
+extern void ulid_random_bytes(uint8 *out, size_t n);
+extern uint64 ulid_random_u64(void);
+
+#endif							/* ULID_H */

@@ -1,0 +1,152 @@
+/*-------------------------------------------------------------------------
+ *
+ * ulid_io.c
+ *	  Text I/O of the ulid type, the bytea casts and the min/max support.
+ *
+ * Binary send/recv, comparison, hashing and sortsupport are core's uuid
+ * functions (identical bytes, identical behaviour): see sql/ulid.sql.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "ulid.h"
+
+#include "mb/pg_wchar.h"
+#include "utils/builtins.h"
+
+PG_MODULE_MAGIC;
+
+#define ULID_SYNTAX_HINT \
+	"A ULID is 26 Crockford Base32 characters (0-9 and A-Z without I, L, O, U; any case), such as 01HTQW311N1KR5G0Y75M3EF00H."
+
+/*
+ * Report why str is not a ULID.  Checks in SPEC order: length in characters,
+ * then the first character outside the alphabet (named whole, multibyte
+ * included, with its 1-based position), then overflow.
+ */
+static void
+report_bad_text(const char *str, size_t len, Node *escontext)
+{
+	int			nchars = pg_mbstrlen_with_len(str, (int) len);
+	const char *p = str;
+	int			pos = 1;
+
+	if (nchars != ULID_TEXT_LEN)
+	{
+		ulid_errsave(escontext,
+					 errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("invalid input syntax for type %s: \"%s\"", "ulid", str),
+					 errdetail("A ULID has %d characters; this value has %d.",
+							   ULID_TEXT_LEN, nchars),
+					 errhint(ULID_SYNTAX_HINT));
+		return;
+	}
+
+	for (; p < str + len; pos++)
+	{
+		int			clen = pg_mblen(p);
+
+		if (clen != 1 || ulid_b32_digit((unsigned char) *p) < 0)
+		{
+			ulid_errsave(escontext,
+						 errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+						 errmsg("invalid input syntax for type %s: \"%s\"", "ulid", str),
+						 errdetail("Character \"%.*s\" at position %d is not a Crockford Base32 digit.",
+								   clen, p, pos),
+						 errhint(ULID_SYNTAX_HINT));
+			return;
+		}
+		p += clen;
+	}
+
+	ulid_errsave(escontext,
+				 errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("value out of range for type %s: \"%s\"", "ulid", str),
+				 errdetail("The first character is \"%c\"; it must be 0-7, because 26 Base32 characters hold 130 bits and a ULID has 128.",
+						   str[0]),
+				 errhint("The largest ULID is 7ZZZZZZZZZZZZZZZZZZZZZZZZZ."));
+}
+
+bool
+ulid_decode_text(const char *str, size_t len, pg_ulid_t *out, Node *escontext)
+{
+	if (likely(ulid_b32_decode(str, len, out->data, NULL) == ULID_B32_OK))
+		return true;
+	report_bad_text(str, len, escontext);
+	return false;
+}
+
+PG_FUNCTION_INFO_V1(ulid_in);
+Datum
+ulid_in(PG_FUNCTION_ARGS)
+{
+	char	   *str = PG_GETARG_CSTRING(0);
+	pg_ulid_t  *u = (pg_ulid_t *) palloc(sizeof(pg_ulid_t));
+
+	if (!ulid_decode_text(str, strlen(str), u, fcinfo->context))
+		PG_RETURN_NULL();
+	PG_RETURN_ULID_P(u);
+}
+
+PG_FUNCTION_INFO_V1(ulid_out);
+Datum
+ulid_out(PG_FUNCTION_ARGS)
+{
+	pg_ulid_t  *u = PG_GETARG_ULID_P(0);
+	char	   *s = palloc(ULID_TEXT_LEN + 1);
+
+	ulid_b32_encode(u->data, s);
+	s[ULID_TEXT_LEN] = '\0';
+	PG_RETURN_CSTRING(s);
+}
+
+PG_FUNCTION_INFO_V1(ulid_from_bytea);
+Datum
+ulid_from_bytea(PG_FUNCTION_ARGS)
+{
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+	pg_ulid_t  *u;
+
+	if (VARSIZE_ANY_EXHDR(b) != ULID_BYTES)
+		ereport(ERROR,
+				(errcode(ERRCODE_STRING_DATA_LENGTH_MISMATCH),
+				 errmsg("invalid length for type %s: %d bytes", "ulid",
+						(int) VARSIZE_ANY_EXHDR(b)),
+				 errdetail("A ULID is exactly %d bytes.", ULID_BYTES),
+				 errhint("Pass the 16 bytes of a ULID, most significant first, e.g. from ulid_send or id::bytea.")));
+	u = (pg_ulid_t *) palloc(sizeof(pg_ulid_t));
+	memcpy(u->data, VARDATA_ANY(b), ULID_BYTES);
+	PG_RETURN_ULID_P(u);
+}
+
+PG_FUNCTION_INFO_V1(ulid_to_bytea);
+Datum
+ulid_to_bytea(PG_FUNCTION_ARGS)
+{
+	pg_ulid_t  *u = PG_GETARG_ULID_P(0);
+	bytea	   *b = (bytea *) palloc(VARHDRSZ + ULID_BYTES);
+
+	SET_VARSIZE(b, VARHDRSZ + ULID_BYTES);
+	memcpy(VARDATA(b), u->data, ULID_BYTES);
+	PG_RETURN_BYTEA_P(b);
+}
+
+/* Transition and combine functions of max(ulid) and min(ulid) */
+PG_FUNCTION_INFO_V1(ulid_larger);
+Datum
+ulid_larger(PG_FUNCTION_ARGS)
+{
+	pg_ulid_t  *a = PG_GETARG_ULID_P(0);
+	pg_ulid_t  *b = PG_GETARG_ULID_P(1);
+
+	PG_RETURN_ULID_P(memcmp(a->data, b->data, ULID_BYTES) >= 0 ? a : b);
+}
+
+PG_FUNCTION_INFO_V1(ulid_smaller);
+Datum
+ulid_smaller(PG_FUNCTION_ARGS)
+{
+	pg_ulid_t  *a = PG_GETARG_ULID_P(0);
+	pg_ulid_t  *b = PG_GETARG_ULID_P(1);
+
+	PG_RETURN_ULID_P(memcmp(a->data, b->data, ULID_BYTES) <= 0 ? a : b);
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Install what building and testing ulid needs, from Debian's packages, if it
+# is missing.  Safe to run again: it installs nothing that is already there.
+set -euo pipefail
+
+PG_MAJOR=${PG_MAJOR:-15}
+pkgs=(
+	"postgresql-$PG_MAJOR" "postgresql-server-dev-$PG_MAJOR" "postgresql-client-$PG_MAJOR"
+	make gcc libc6-dev
+	clang libclang-rt-14-dev    # libFuzzer and the sanitizers
+	valgrind
+	procps util-linux           # pgrep/ps, runuser
+)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "deps: installing ${missing[*]}"
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "deps: not root; install these packages first: ${missing[*]}" >&2
+		exit 1
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# Shared harness for ulid's tests, scenarios, demo and benchmarks.
+#
+# Source it, then:
+#   harness_init            private work dir, build, temp install, cleanup trap
+#   pg_new NAME [conf...]   initdb a throwaway server (unix socket only, its own
+#                           port in the run's private socket dir, run as the
+#                           postgres user, shared_preload_libraries = 'ulid')
+#   pg_start/pg_stop/pg_crash NAME, psqlx NAME [psql args]
+#   ok/not_ok/check         count results (ok or not ok lines)
+# Every server started is stopped on exit, also on failure.
+
+ULID_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+if [ -z "${PG_CONFIG:-}" ]; then
+	if [ -x /usr/lib/postgresql/15/bin/pg_config ]; then
+		PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
+	else
+		PG_CONFIG=pg_config
+	fi
+fi
+export PG_CONFIG
+
+# --- results --------------------------------------------------------------
+: "${ULID_RESULTS:=}"
+ok() {
+	echo "ok - $*"
+	[ -n "$ULID_RESULTS" ] && echo "ok" >>"$ULID_RESULTS"
+	return 0
+}
+not_ok() {
+	echo "not ok - $*"
+	[ -n "$ULID_RESULTS" ] && echo "not ok" >>"$ULID_RESULTS"
+	return 0
+}
+# check DESCRIPTION EXPECTED ACTUAL
+check() {
+	if [ "$2" == "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1 (expected '$2', got '$3')"
+	fi
+}
+# check_cmd DESCRIPTION command...: ok when the command exits 0
+check_cmd() {
+	local d=$1
+	shift
+	if "$@"; then ok "$d"; else not_ok "$d"; fi
+}
+
+# --- running as the postgres user -------------------------------------------
+as_pg() {
+	if [ "$(id -u)" -eq 0 ]; then
+		runuser -u postgres -- "$@"
+	else
+		"$@"
+	fi
+}
+
+# --- work dir, build and temporary installation ----------------------------
+ULID_SERVERS=()
+harness_cleanup() {
+	local n
+	for n in "${ULID_SERVERS[@]}"; do
+		pg_stop "$n" immediate >/dev/null 2>&1 || true
+	done
+	if [ -n "${ULID_WORK:-}" ] && [ -z "${ULID_KEEP:-}" ]; then
+		rm -rf "$ULID_WORK"
+	fi
+}
+
+# harness_init: make, install into a private prefix (a copy of the server's
+# bin and share dirs next to the extension, so nothing is installed system
+# wide and parallel runs do not collide), set PG_BIN to that prefix's bindir.
+harness_init() {
+	ULID_WORK=$(mktemp -d /tmp/ulid-test.XXXXXX)
+	chmod 755 "$ULID_WORK"
+	mkdir -p "$ULID_WORK/sock" "$ULID_WORK/log"
+	chown postgres: "$ULID_WORK/sock" "$ULID_WORK/log" 2>/dev/null || true
+	trap harness_cleanup EXIT
+	trap 'exit 130' INT TERM
+
+	local bindir sharedir pkglibdir dest f
+	bindir=$("$PG_CONFIG" --bindir)
+	sharedir=$("$PG_CONFIG" --sharedir)
+	pkglibdir=$("$PG_CONFIG" --pkglibdir)
+	dest=$ULID_WORK/install
+	if ! make -C "$ULID_ROOT" -s PG_CONFIG="$PG_CONFIG" >"$ULID_WORK/build.log" 2>&1 ||
+		! make -C "$ULID_ROOT" -s PG_CONFIG="$PG_CONFIG" install DESTDIR="$dest" >>"$ULID_WORK/build.log" 2>&1; then
+		cat "$ULID_WORK/build.log" >&2
+		echo "harness: build failed" >&2
+		return 1
+	fi
+	mkdir -p "$dest$bindir" "$dest$pkglibdir" "$dest$sharedir"
+	cp -a "$bindir/." "$dest$bindir/"
+	for f in "$pkglibdir"/*; do
+		[ -e "$dest$pkglibdir/${f##*/}" ] || ln -s "$f" "$dest$pkglibdir/"
+	done
+	cp -an "$sharedir/." "$dest$sharedir/"
+	PG_BIN=$dest$bindir
+	PG_PKGLIBDIR=$pkglibdir
+	PG_VERSION_NUM=$("$PG_BIN/postgres" -V | sed -E 's/.* ([0-9]+)(\.([0-9]+))?.*/\1/')
+	export PG_BIN PG_VERSION_NUM
+}
+
+# --- servers -------------------------------------------------------------
+ULID_NEXT_PORT=${ULID_NEXT_PORT:-5500}
+pg_port() { cat "$ULID_WORK/$1.port"; }
+pg_data() { echo "$ULID_WORK/$1"; }
+
+# pg_new NAME [extra postgresql.conf lines...]
+pg_new() {
+	local name=$1 port
+	shift
+	port=$ULID_NEXT_PORT
+	ULID_NEXT_PORT=$((ULID_NEXT_PORT + 1))
+	echo "$port" >"$ULID_WORK/$name.port"
+	mkdir -p "$ULID_WORK/$name"
+	chown postgres: "$ULID_WORK/$name" 2>/dev/null || true
+	as_pg "$PG_BIN/initdb" -D "$ULID_WORK/$name" -U postgres --auth=trust \
+		-E UTF8 --locale=C.UTF-8 >"$ULID_WORK/$name.initdb.log" 2>&1 || {
+		cat "$ULID_WORK/$name.initdb.log" >&2
+		return 1
+	}
+	{
+		echo "port = $port"
+		echo "listen_addresses = ''"
+		echo "unix_socket_directories = '$ULID_WORK/sock'"
+		echo "shared_preload_libraries = 'ulid'"
+		echo "fsync = off"
+		echo "max_connections = 40"
+		echo "timezone = 'UTC'"
+		local line
+		for line in "$@"; do echo "$line"; done
+	} >>"$ULID_WORK/$name/postgresql.conf"
+}
+
+pg_start() {
+	local name=$1
+	as_pg "$PG_BIN/pg_ctl" -D "$ULID_WORK/$name" -l "$ULID_WORK/log/$name.log" -w -t 60 start >/dev/null || {
+		tail -20 "$ULID_WORK/log/$name.log" >&2
+		return 1
+	}
+	ULID_SERVERS+=("$name")
+}
+
+# pg_stop NAME [fast|immediate]
+pg_stop() {
+	as_pg "$PG_BIN/pg_ctl" -D "$ULID_WORK/$1" -m "${2:-fast}" -w -t 60 stop >/dev/null
+}
+
+# psqlx NAME [psql args...]: unaligned, tuples only, stop on error
+psqlx() {
+	local name=$1
+	shift
+	"$PG_BIN/psql" -X -q -At -v ON_ERROR_STOP=1 -h "$ULID_WORK/sock" -p "$(pg_port "$name")" \
+		-U postgres -d "${ULID_DB:-postgres}" "$@"
+}
+
+# harness_attach: for a script run by test/run (or by hand after
+# harness_init in the same shell): reuse ULID_WORK and PG_BIN, stop only the
+# servers this script starts.
+harness_attach() {
+	if [ -z "${ULID_WORK:-}" ] || [ -z "${PG_BIN:-}" ]; then
+		harness_init
+		return
+	fi
+	ULID_KEEP=1
+	trap harness_cleanup EXIT
+	trap 'exit 130' INT TERM
+}
+
+# count_results FILE: print "passed failed" for the ok/not ok lines of FILE
+count_results() {
+	local p f
+	p=$(grep -c '^ok' "$1")
+	f=$(grep -c '^not ok' "$1")
+	echo "$p $f"
+}
