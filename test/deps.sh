@@ -7,7 +7,7 @@ PG_MAJOR=${PG_MAJOR:-15}
 pkgs=(
 	"postgresql-$PG_MAJOR" "postgresql-server-dev-$PG_MAJOR" "postgresql-client-$PG_MAJOR"
 	make gcc libc6-dev
-	clang libclang-rt-14-dev    # libFuzzer and the sanitizers
+	clang libclang-rt-dev        # libFuzzer and the sanitizers
 	valgrind
 	procps util-linux           # pgrep/ps, runuser
 )
