@@ -1,47 +1,53 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2016 # the bash -c scripts below take their arguments as $1...
 # ulid's compatibility command: the whole test suite on every supported
-# PostgreSQL major, one after the other.
+# PostgreSQL major, one major after the other.
 #
 #   test/compat.sh              15 17 18 19 (19 only while Debian has it)
 #   test/compat.sh 17 18        only these majors
 #
-# 15 is Debian 12's package (test/deps.sh installs it).  17, 18 and 19 are
-# built from upstream sources, obtained as Debian source packages:
+# 15 is Debian 12's package (test/deps.sh installs it).  The others come from
+# Debian's archive, through apt with a private configuration (its own
+# sources list with a deb-src line per suite, its own lists, cache and state
+# directories: the machine's apt setup is untouched; indexes are verified
+# with debian-archive-keyring):
 #   17  postgresql-17 from Debian 13 "trixie"
 #   18  postgresql-18 from "sid"
-#   19  postgresql-19 from "experimental" (skipped when it is not there)
-# apt runs with a private configuration (its own sources list holding one
-# deb-src line per suite, its own lists, cache and state directories), so the
-# machine's apt setup is untouched; the source packages are verified with
-# debian-archive-keyring.  The upstream tarball is unpacked without Debian's
-# patches and built into a private prefix (--enable-cassert, so the
-# extension's Asserts and core's are active), with pg_regress,
+#   19  postgresql-19 from "experimental" (skipped while it is not there)
+# The source package is downloaded (apt-get source -d), unpacked without
+# Debian's patches (dpkg-source -x --skip-patches: the upstream tree) and
+# built into a private prefix with --enable-cassert, plus pg_regress,
 # pg_isolation_regress and contrib/pageinspect, which the tests need.
+# Where the mirror serves the suite's index but not the source package's
+# files, the command falls back to Debian's binary packages of that suite,
+# installed in a private chroot made by debootstrap, and runs the suite
+# inside it (so what is tested is what a Debian user of that suite runs).
 #
-# A build is cached in $ULID_COMPAT_CACHE/pgNN with a stamp file naming the
-# source version and the configure options: a later run reuses it without
-# touching the network.  ULID_COMPAT_REFRESH=1 looks for newer source
-# versions (and rebuilds a major whose version changed).
+# Everything is cached in $ULID_COMPAT_CACHE: pgNN/ (a source build) or
+# pgNN-root/ (a chroot), each with a stamp file; a later run reuses them
+# without touching the network.  ULID_COMPAT_REFRESH=1 looks for newer
+# versions and rebuilds (or upgrades) a major whose version changed.
 #
-# Each major then runs test/run on a copy of this tree (so the in-tree build
-# is left alone) with PG_CONFIG pointing at that server: ulid is built
-# against it and every layer runs on throwaway servers of that version.
+# Each major runs test/run on a copy of this tree (the in-tree build is left
+# alone) with PG_CONFIG pointing at that server: ulid is built against it and
+# every layer runs on throwaway servers of that version.
 #
 # Environment:
 #   ULID_COMPAT_CACHE      cache dir (default /var/cache/ulid-compat as root,
-#                          else ~/.cache/ulid-compat); must be readable by
+#                          else ~/.cache/ulid-compat); it must be readable by
 #                          the postgres user, who runs the servers
 #   ULID_COMPAT_MIRROR     Debian mirror (default: the one /etc/apt uses)
 #   ULID_COMPAT_LAYERS     test/run layers (default: all of them)
-#   ULID_COMPAT_REFRESH=1  check for newer source packages
-#   ULID_COMPAT_CONFIGURE  extra configure options for new builds
-#   ULID_COMPAT_JOBS       make -j for server builds (default 2)
-#   PG_CFLAGS              default '-Wall -Wextra -Werror'
-#   ULID_FUZZ_SECONDS ...  passed through to test/run
-# Output: test/run's log per major in $ULID_COMPAT_CACHE/logs/, one
-# "pgNN: N passed, N failed" line per major, a summary table, and last the
-# totals "N passed, N failed".  The exit status is non-zero when any major
-# failed (a major without a source package, 19 excepted, is a failure).
+#   ULID_COMPAT_REFRESH=1  look for newer versions
+#   ULID_COMPAT_CONFIGURE  extra configure options for source builds
+#   ULID_COMPAT_JOBS       make -j for source builds (default 2)
+#   PG_CFLAGS              for ulid's build (default '-Wall -Wextra -Werror')
+#   other ULID_* variables (ULID_FUZZ_SECONDS, ...) are passed to test/run
+# Output: progress on stderr; test/run's log per major in
+# $ULID_COMPAT_CACHE/logs/; one "pgNN: N passed, N failed" line per major,
+# a summary table and last the totals "N passed, N failed".  The exit status
+# is non-zero when any major failed (17 and 18 must be available; 19 is
+# skipped while Debian has no postgresql-19).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -55,9 +61,12 @@ fi
 layers=${ULID_COMPAT_LAYERS:-unit regress isolation scenarios fuzz bench}
 jobs=${ULID_COMPAT_JOBS:-2}
 configure_opts="--without-icu --without-readline --enable-cassert ${ULID_COMPAT_CONFIGURE:-}"
-export PG_CFLAGS=${PG_CFLAGS:--Wall -Wextra -Werror}
+pg_cflags=${PG_CFLAGS:--Wall -Wextra -Werror}
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 
-# suite MAJOR: the Debian suite whose source package is built
+say() { echo "compat: $*" >&2; }
+
+# suite MAJOR: the Debian suite that has postgresql-MAJOR
 suite() {
 	case $1 in
 	17) echo trixie ;;
@@ -67,8 +76,6 @@ suite() {
 	esac
 }
 
-say() { echo "compat: $*" >&2; }
-
 # mirror: the Debian archive the machine's own apt sources use
 mirror() {
 	local m
@@ -77,116 +84,201 @@ mirror() {
 		return
 	fi
 	m=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.sources /etc/apt/sources.list.d/*.list 2>/dev/null |
-		grep -oE '(https?|mirror)://[^ ]*/debian/?( |$)' | grep -v security | head -1 | tr -d ' ')
+		grep -v '^ *#' | grep -oE 'https?://[^ ]*/debian/?( |$)' | head -1 | tr -d ' ')
 	echo "${m:-http://deb.debian.org/debian}"
 }
 
-# apt_private ARGS...: apt-get / apt-cache with the private configuration
+# need PACKAGE...: install missing build tools from the machine's apt
+need() {
+	local p missing=()
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	[ "$(id -u)" -eq 0 ] || { say "not root: install ${missing[*]} first"; return 1; }
+	say "installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null 2>&1 ||
+		{ apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; }
+}
+
+# apt_setup: the private apt configuration, and its indexes brought up to date
 apt_opts=()
 apt_setup() {
-	local a=$cache/apt m s
-	m=$(mirror)
+	local a=$cache/apt s
+	need dpkg-dev debian-archive-keyring || return 1
 	mkdir -p "$a/etc" "$a/lists/partial" "$a/cache/archives/partial" "$a/state"
 	for s in trixie sid experimental; do
-		echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $m $s main"
+		echo "deb-src [signed-by=$keyring] $(mirror) $s main"
 	done >"$a/etc/sources.list"
 	apt_opts=(-o "Dir::Etc::SourceList=$a/etc/sources.list" -o Dir::Etc::SourceParts=/dev/null
 		-o "Dir::State=$a/state" -o "Dir::State::Lists=$a/lists" -o Dir::State::status=/var/lib/dpkg/status
-		-o "Dir::Cache=$a/cache" -o APT::Sandbox::User=root)
-	say "apt-get update (private sources: $m trixie sid experimental)"
+		-o "Dir::Cache=$a/cache" -o APT::Sandbox::User=root -o Acquire::Check-Valid-Until=false)
+	say "apt-get update (private sources list: $(mirror) trixie sid experimental, deb-src)"
 	apt-get "${apt_opts[@]}" -qq update >"$cache/logs/apt-update.log" 2>&1 || {
 		cat "$cache/logs/apt-update.log" >&2
 		return 1
 	}
 }
 
-# latest_version PACKAGE SUITE: the newest version of a source package in a suite
+# latest_version PACKAGE: the newest version of a source package in the
+# private sources list (each postgresql-NN is in one of its suites)
 latest_version() {
-	local v best=
+	local v best=''
 	for v in $(apt-cache "${apt_opts[@]}" showsrc "$1" 2>/dev/null | sed -n 's/^Version: //p'); do
 		if [ -z "$best" ] || dpkg --compare-versions "$v" gt "$best"; then best=$v; fi
 	done
 	[ -n "$best" ] && echo "$best"
 }
 
-# build_deps: what a server build needs (bison and flex: 17+ tarballs carry
-# no generated parsers)
-build_deps() {
-	local p missing=()
-	for p in bison flex gcc make perl zlib1g-dev dpkg-dev debian-archive-keyring; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
-	done
-	[ ${#missing[@]} -eq 0 ] && return 0
-	say "installing ${missing[*]}"
-	[ "$(id -u)" -eq 0 ] || { say "not root: install ${missing[*]} first"; return 1; }
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
-		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; }
-}
-
-# server MAJOR: make sure $cache/pgMAJOR holds a built server; prints the
-# source version, or returns 2 when the suite has no such source package
-server() {
-	local major=$1 pkg=postgresql-$1 prefix=$cache/pg$1 stamp=$cache/pg$1/.ulid-compat-stamp
-	local s ver src log=$cache/logs/build-pg$1.log
-	s=$(suite "$major") || { say "no source suite known for PostgreSQL $major"; return 1; }
-	if [ -f "$stamp" ] && [ -z "${ULID_COMPAT_REFRESH:-}" ] &&
-		[ "$(sed -n 2p "$stamp")" == "$configure_opts" ]; then
-		sed -n 1p "$stamp"
-		return 0
-	fi
-	[ ${#apt_opts[@]} -gt 0 ] || apt_setup || return 1
-	ver=$(latest_version "$pkg") || { say "no source package $pkg in $s"; return 2; }
-	if [ -f "$stamp" ] && [ "$(cat "$stamp")" == "$ver"$'\n'"$configure_opts" ]; then
-		echo "$ver"
-		return 0
-	fi
-	build_deps || return 1
-	src=$cache/src/$pkg-$ver
-	rm -rf "$src" "$prefix"
+# build_source MAJOR VERSION: download, unpack and build the source package
+# into $cache/pgMAJOR; returns 3 when the mirror does not serve its files
+build_source() {
+	local major=$1 ver=$2 pkg=postgresql-$1 prefix=$cache/pg$1 d iso
+	local src=$cache/src/postgresql-$1-$2 log=$cache/logs/build-pg$1.log
+	rm -rf "$src"
 	mkdir -p "$src"
-	say "PostgreSQL $major: downloading $pkg $ver from $s"
-	if ! (cd "$src" && apt-get "${apt_opts[@]}" -qq source -d "$pkg=$ver" &&
-		dpkg-source -x --skip-patches ./*.dsc tree) >"$log" 2>&1; then
-		tail -30 "$log" >&2
-		return 1
+	say "PostgreSQL $major: downloading source package $pkg $ver"
+	if ! (cd "$src" && apt-get "${apt_opts[@]}" -qq source -d "$pkg=$ver") >"$log" 2>&1; then
+		cat "$log" >&2
+		rm -rf "$src"
+		return 3
 	fi
+	(cd "$src" && dpkg-source -x --skip-patches ./*.dsc tree) >>"$log" 2>&1 || return 1
+	need bison flex gcc make perl zlib1g-dev || return 1
 	say "PostgreSQL $major: building $ver into $prefix (log: $log)"
+	rm -rf "$prefix"
 	(
-		set -e
-		cd "$src/tree"
+		cd "$src/tree" || exit 1
 		# shellcheck disable=SC2086
-		nice ./configure --prefix="$prefix" $configure_opts
-		nice make -j"$jobs"
-		make install
+		nice ./configure --prefix="$prefix" $configure_opts || exit 1
+		nice make -j"$jobs" || exit 1
+		make install || exit 1
+		# pg_isolation_regress is installed under pgxs like pg_regress
 		for d in src/test/isolation contrib/pageinspect; do
-			nice make -j"$jobs" -C "$d"
-			make -C "$d" install
+			nice make -j"$jobs" -C "$d" && make -C "$d" install || exit 1
 		done
-		# pg_isolation_regress and isolationtester where PGXS looks for them
 		iso=$("$prefix/bin/pg_config" --pkglibdir)/pgxs/src/test/isolation
-		mkdir -p "$iso"
-		cp src/test/isolation/pg_isolation_regress src/test/isolation/isolationtester "$iso/"
+		[ -x "$iso/pg_isolation_regress" ] && [ -x "$iso/isolationtester" ]
 	) >>"$log" 2>&1 || {
 		tail -40 "$log" >&2
-		say "PostgreSQL $major: build failed (log: $log)"
 		return 1
 	}
 	rm -rf "$src/tree"
 	chmod -R a+rX "$prefix"
-	printf '%s\n%s\n' "$ver" "$configure_opts" >"$stamp"
-	echo "$ver"
+	printf '%s\n%s\n' "$ver" "$configure_opts" >"$prefix/.ulid-compat-stamp"
 }
 
-# run_suite MAJOR PG_CONFIG: test/run on a copy of this tree; prints its last line
+# in_root ROOT COMMAND...: run a command in a chroot, with /proc and /dev
+# mounted in a private mount namespace (gone when the command ends)
+in_root() {
+	local r=$1
+	shift
+	unshare --mount --propagation private -- bash -c \
+		'r=$1; shift; mount -t proc proc "$r/proc" && mount --rbind /dev "$r/dev" && exec chroot "$r" "$@"' \
+		_ "$r" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
+		DEBIAN_FRONTEND=noninteractive "$@"
+}
+
+# package_root MAJOR: $cache/pgMAJOR-root, a chroot of the suite with
+# Debian's postgresql-MAJOR packages and what test/run needs
+package_root() {
+	local major=$1 s r=$cache/pg$1-root log=$cache/logs/build-pg$1.log base t=()
+	s=$(suite "$major")
+	base=$s
+	if [ "$s" == experimental ]; then
+		base=sid
+		t=(-t experimental)
+	fi
+	if [ ! -d "$r" ]; then
+		need debootstrap debian-archive-keyring || return 1
+		say "PostgreSQL $major: debootstrap $base into $r (log: $log)"
+		rm -rf "$r.new"
+		nice debootstrap --variant=minbase --keyring="$keyring" "$base" "$r.new" "$(mirror)" >"$log" 2>&1 || {
+			tail -20 "$log" >&2
+			return 1
+		}
+		mv "$r.new" "$r"
+	fi
+	[ "$s" == experimental ] && echo "deb $(mirror) experimental main" >"$r/etc/apt/sources.list.d/experimental.list"
+	# the mirror may be a snapshot whose Release files are past their
+	# Valid-Until date (their signatures are still checked)
+	echo 'Acquire::Check-Valid-Until "false";' >"$r/etc/apt/apt.conf.d/99ulid-compat"
+	# no service starts, no default cluster
+	printf '#!/bin/sh\nexit 101\n' >"$r/usr/sbin/policy-rc.d"
+	chmod 755 "$r/usr/sbin/policy-rc.d"
+	mkdir -p "$r/etc/postgresql-common"
+	echo "create_main_cluster = false" >"$r/etc/postgresql-common/createcluster.conf"
+	cp /etc/hosts /etc/resolv.conf "$r/etc/"
+	mkdir -p "$r/root/deps"
+	cp "$here/deps.sh" "$r/root/deps/"
+	say "PostgreSQL $major: installing Debian's postgresql-$major from $s in $r (log: $log)"
+	# (install also upgrades them when a newer version is there)
+	if ! in_root "$r" bash -c 'apt-get -qq update && apt-get install -y -qq --no-install-recommends "$@"' \
+		_ "${t[@]}" "postgresql-$major" "postgresql-server-dev-$major" "postgresql-client-$major" >>"$log" 2>&1 ||
+		! in_root "$r" env PG_MAJOR="$major" /root/deps/deps.sh >>"$log" 2>&1; then
+		tail -20 "$log" >&2
+		return 1
+	fi
+	in_root "$r" dpkg-query -W -f='${Version}\n' "postgresql-$major" >"$r/.ulid-compat-stamp"
+	chmod 755 "$r"
+}
+
+# server MAJOR: make sure a server of that major is built or installed; sets
+# mode (source or package) and version; returns 2 when the suite has no
+# postgresql-MAJOR
+server() {
+	local major=$1 s stamp=$cache/pg$1/.ulid-compat-stamp rstamp=$cache/pg$1-root/.ulid-compat-stamp rc
+	s=$(suite "$major") || { say "no Debian suite known for PostgreSQL $major"; return 1; }
+	mode=source
+	if [ -z "${ULID_COMPAT_REFRESH:-}" ]; then
+		if [ -f "$stamp" ] && [ "$(sed -n 2p "$stamp")" == "$configure_opts" ]; then
+			version=$(sed -n 1p "$stamp")
+			return 0
+		fi
+		if [ -f "$rstamp" ]; then
+			mode=package version=$(cat "$rstamp")
+			return 0
+		fi
+	fi
+	[ ${#apt_opts[@]} -gt 0 ] || apt_setup || return 1
+	version=$(latest_version "postgresql-$major") || { say "no postgresql-$major in $s"; return 2; }
+	if [ -f "$stamp" ] && [ "$(cat "$stamp")" == "$version"$'\n'"$configure_opts" ]; then
+		return 0
+	fi
+	build_source "$major" "$version"
+	rc=$?
+	[ $rc -eq 0 ] && return 0
+	[ $rc -eq 3 ] || { say "PostgreSQL $major: source build failed"; return 1; }
+	say "PostgreSQL $major: the mirror does not serve the source package; using Debian's binary packages of $s instead"
+	package_root "$major" || { say "PostgreSQL $major: installing the packages failed"; return 1; }
+	mode=package version=$(cat "$rstamp")
+}
+
+# run_suite MAJOR MODE: test/run on a copy of this tree, on the host (15 and
+# source builds) or in the major's chroot; prints test/run's last line
 run_suite() {
-	local major=$1 pgc=$2 copy log=$cache/logs/test-pg$1.log rc
-	copy=$(mktemp -d /tmp/ulid-compat.XXXXXX)
+	local major=$1 mode=$2 log=$cache/logs/test-pg$1.log r='' copy rc v env=()
+	[ "$mode" == package ] && r=$cache/pg$major-root
+	copy=$(mktemp -d "$r/tmp/ulid-compat.XXXXXX")
 	chmod 755 "$copy"
 	tar -C "$root" --exclude=.git -cf - . | tar -C "$copy" -xf -
-	make -s -C "$copy" PG_CONFIG="$pgc" clean >/dev/null 2>&1
+	for v in $(compgen -e | grep '^ULID_' | grep -v '^ULID_COMPAT_'); do env+=("$v=${!v}"); done
+	env+=("PG_CFLAGS=$pg_cflags")
 	say "PostgreSQL $major: test/run $layers (log: $log)"
-	# shellcheck disable=SC2086
-	PG_CONFIG=$pgc "$copy/test/run" $layers >"$log" 2>&1
+	case $mode in
+	host) make -s -C "$copy" PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config clean >/dev/null 2>&1
+		# shellcheck disable=SC2086
+		env "${env[@]}" PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config "$copy/test/run" $layers ;;
+	source) make -s -C "$copy" PG_CONFIG="$cache/pg$major/bin/pg_config" clean >/dev/null 2>&1
+		# shellcheck disable=SC2086
+		env "${env[@]}" PG_CONFIG="$cache/pg$major/bin/pg_config" "$copy/test/run" $layers ;;
+	package)
+		# shellcheck disable=SC2086
+		in_root "$cache/pg$major-root" env "${env[@]}" PG_MAJOR="$major" \
+			PG_CONFIG="/usr/lib/postgresql/$major/bin/pg_config" \
+			bash -c 'cd "$1" && shift && make -s clean >/dev/null 2>&1; test/run "$@"' _ "${copy#"$r"}" $layers ;;
+	esac >"$log" 2>&1
 	rc=$?
 	rm -rf "$copy"
 	grep -E '^not ok' "$log" | head -20 >&2
@@ -202,58 +294,55 @@ if ! flock -n 9; then
 	flock 9
 fi
 
+row() { printf '%-5s | %-42s | %-22s | %s\n' "$@"; }
 rows=()
 failed=0
 total_p=0
 total_f=0
 for major in $majors; do
-	version='' result='' status=''
+	version='' result='' status='' mode=''
 	if [ "$major" == 15 ]; then
-		PG_MAJOR=15 "$root/test/deps.sh" >&2 || true
-		pgc=/usr/lib/postgresql/15/bin/pg_config
-		version=$("$pgc" --version 2>/dev/null | sed 's/^PostgreSQL //')
-		[ -n "$version" ] && version="$version (Debian 12 package)"
-		[ -x "$pgc" ] || status="no PostgreSQL 15 package"
-	else
-		pgc=$cache/pg$major/bin/pg_config
-		version=$(server "$major")
-		case $? in
-		0) version="$version (source: $(suite "$major"))" ;;
-		2)
-			if [ "$major" -ge 19 ]; then
-				rows+=("$(printf '%-4s | %-36s | %-28s | %s' "$major" - - "skipped: no source package in $(suite "$major")")")
-				continue
-			fi
-			status="no source package in $(suite "$major")"
-			;;
-		*) status="server build failed" ;;
+		mode=host
+		if PG_MAJOR=15 "$here/deps.sh" >&2; then
+			version="$(/usr/lib/postgresql/15/bin/pg_config --version | cut -d' ' -f2) (Debian 12 package)"
+		else
+			status="PostgreSQL 15 packages missing"
+		fi
+	elif server "$major"; then
+		case $mode in
+		source) version="$version (source package, $(suite "$major"))" ;;
+		package) version="$version (binary packages, $(suite "$major"))" ;;
 		esac
+	elif [ $? -eq 2 ] && [ "$major" -ge 19 ]; then
+		rows+=("$(row "$major" - - "skipped: no postgresql-$major in $(suite "$major")")")
+		continue
+	else
+		status="no server"
 	fi
 	if [ -z "$status" ]; then
-		if result=$(run_suite "$major" "$pgc") && [[ $result =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+		if result=$(run_suite "$major" "$mode") && [[ $result =~ ^[0-9]+\ passed,\ 0\ failed$ ]]; then
 			status=pass
 		else
 			status=FAIL
 		fi
 		echo "pg$major: $result"
-		if [[ $result =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
-			total_p=$((total_p + BASH_REMATCH[1]))
-			total_f=$((total_f + BASH_REMATCH[2]))
-		else
-			total_f=$((total_f + 1))
-		fi
 	else
 		echo "pg$major: $status"
+	fi
+	if [[ $result =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+		total_p=$((total_p + BASH_REMATCH[1]))
+		total_f=$((total_f + BASH_REMATCH[2]))
+	else
 		total_f=$((total_f + 1))
 	fi
 	[ "$status" == pass ] || failed=1
-	rows+=("$(printf '%-4s | %-36s | %-28s | %s' "$major" "${version:--}" "${result:--}" "$status")")
+	rows+=("$(row "$major" "${version:--}" "${result:--}" "$status")")
 done
 
 echo
-echo "ulid compatibility summary (layers: $layers)"
-printf '%-4s | %-36s | %-28s | %s\n' major "server version" "test/run" result
-printf '%s\n' "-----+--------------------------------------+------------------------------+-------"
+echo "ulid compatibility summary (test/run layers: $layers)"
+row major "server" "test/run" result
+echo "------+--------------------------------------------+------------------------+-------"
 printf '%s\n' "${rows[@]}"
 echo
 echo "$total_p passed, $total_f failed"
