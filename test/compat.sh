@@ -183,13 +183,14 @@ in_root() {
 # package_root MAJOR: $cache/pgMAJOR-root, a chroot of the suite with
 # Debian's postgresql-MAJOR packages and what test/run needs
 package_root() {
-	local major=$1 s r=$cache/pg$1-root log=$cache/logs/build-pg$1.log base t=()
+	local major=$1 s r=$cache/pg$1-root log=$cache/logs/build-pg$1.log base p pkgs=()
 	s=$(suite "$major")
 	base=$s
-	if [ "$s" == experimental ]; then
-		base=sid
-		t=(-t experimental)
-	fi
+	# experimental is not a whole suite: sid, with the server from experimental
+	[ "$s" == experimental ] && base=sid
+	for p in "postgresql-$major" "postgresql-server-dev-$major" "postgresql-client-$major" libpq-dev libpq5; do
+		if [ "$s" == experimental ]; then pkgs+=("$p/experimental"); else pkgs+=("$p"); fi
+	done
 	if [ ! -d "$r" ]; then
 		need debootstrap debian-archive-keyring || return 1
 		say "PostgreSQL $major: debootstrap $base into $r (log: $log)"
@@ -215,7 +216,7 @@ package_root() {
 	say "PostgreSQL $major: installing Debian's postgresql-$major from $s in $r (log: $log)"
 	# (install also upgrades them when a newer version is there)
 	if ! in_root "$r" bash -c 'apt-get -qq update && apt-get install -y -qq --no-install-recommends "$@"' \
-		_ "${t[@]}" "postgresql-$major" "postgresql-server-dev-$major" "postgresql-client-$major" >>"$log" 2>&1 ||
+		_ "${pkgs[@]}" >>"$log" 2>&1 ||
 		! in_root "$r" env PG_MAJOR="$major" /root/deps/deps.sh >>"$log" 2>&1; then
 		tail -20 "$log" >&2
 		return 1
