@@ -7,8 +7,8 @@ PG_MAJOR=${PG_MAJOR:-15}
 pkgs=(
 	"postgresql-$PG_MAJOR" "postgresql-server-dev-$PG_MAJOR" "postgresql-client-$PG_MAJOR"
 	make gcc libc6-dev
-	clang libclang-rt-dev        # libFuzzer and the sanitizers
-	valgrind
+	clang libclang-rt-dev        # libFuzzer and the sanitizers (any clang version)
+	valgrind gnuplot-nox        # benchmark plots
 	procps util-linux           # pgrep/ps, runuser
 )
 missing=()
