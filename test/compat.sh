@@ -17,7 +17,8 @@
 # The source package is downloaded (apt-get source -d), unpacked without
 # Debian's patches (dpkg-source -x --skip-patches: the upstream tree) and
 # built into a private prefix with --enable-cassert, plus pg_regress,
-# pg_isolation_regress and contrib/pageinspect, which the tests need.
+# pg_isolation_regress, contrib/pageinspect (used by the tests) and
+# contrib/uuid-ossp (used by the benchmarks).
 # Where the mirror serves the suite's index but not the source package's
 # files, the command falls back to Debian's binary packages of that suite,
 # installed in a private chroot made by debootstrap, and runs the suite
@@ -60,7 +61,7 @@ else
 fi
 layers=${ULID_COMPAT_LAYERS:-unit regress isolation scenarios fuzz bench}
 jobs=${ULID_COMPAT_JOBS:-2}
-configure_opts="--without-icu --without-readline --enable-cassert ${ULID_COMPAT_CONFIGURE:-}"
+configure_opts="--without-icu --without-readline --with-uuid=e2fs --enable-cassert ${ULID_COMPAT_CONFIGURE:-}"
 pg_cflags=${PG_CFLAGS:--Wall -Wextra -Werror}
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 
@@ -145,7 +146,7 @@ build_source() {
 		return 3
 	fi
 	(cd "$src" && dpkg-source -x --skip-patches ./*.dsc tree) >>"$log" 2>&1 || return 1
-	need bison flex gcc make perl zlib1g-dev || return 1
+	need bison flex gcc make perl zlib1g-dev uuid-dev || return 1
 	say "PostgreSQL $major: building $ver into $prefix (log: $log)"
 	rm -rf "$prefix"
 	(
@@ -154,8 +155,9 @@ build_source() {
 		nice ./configure --prefix="$prefix" $configure_opts || exit 1
 		nice make -j"$jobs" || exit 1
 		make install || exit 1
-		# pg_isolation_regress is installed under pgxs like pg_regress
-		for d in src/test/isolation contrib/pageinspect; do
+		# pg_isolation_regress goes under pgxs like pg_regress; the tests
+		# use pageinspect, the benchmarks uuid-ossp
+		for d in src/test/isolation contrib/pageinspect contrib/uuid-ossp; do
 			nice make -j"$jobs" -C "$d" && make -C "$d" install || exit 1
 		done
 		iso=$("$prefix/bin/pg_config" --pkglibdir)/pgxs/src/test/isolation
@@ -256,34 +258,33 @@ server() {
 	mode=package version=$(cat "$rstamp")
 }
 
-# run_suite MAJOR MODE: test/run on a copy of this tree, on the host (15 and
-# source builds) or in the major's chroot; prints test/run's last line
+# run_suite MAJOR MODE PG_CONFIG: test/run on a copy of this tree, on the
+# host (15 and source builds) or in the major's chroot (package); sets
+# result to test/run's last line
+work_copy=''
+trap 'rm -rf "$work_copy"' EXIT
 run_suite() {
-	local major=$1 mode=$2 log=$cache/logs/test-pg$1.log r='' copy rc v env=()
+	local major=$1 mode=$2 pgc=$3 log=$cache/logs/test-pg$1.log r='' rc v env=()
+	local script='cd "$1" && shift && make -s clean >/dev/null 2>&1; exec test/run "$@"'
 	[ "$mode" == package ] && r=$cache/pg$major-root
-	copy=$(mktemp -d "$r/tmp/ulid-compat.XXXXXX")
-	chmod 755 "$copy"
-	tar -C "$root" --exclude=.git -cf - . | tar -C "$copy" -xf -
+	work_copy=$(mktemp -d "$r/tmp/ulid-compat.XXXXXX")
+	chmod 755 "$work_copy"
+	tar -C "$root" --exclude=.git -cf - . | tar -C "$work_copy" -xf -
 	for v in $(compgen -e | grep '^ULID_' | grep -v '^ULID_COMPAT_'); do env+=("$v=${!v}"); done
-	env+=("PG_CFLAGS=$pg_cflags")
+	env+=("PG_CFLAGS=$pg_cflags" "PG_CONFIG=$pgc")
 	say "PostgreSQL $major: test/run $layers (log: $log)"
-	case $mode in
-	host) make -s -C "$copy" PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config clean >/dev/null 2>&1
-		# shellcheck disable=SC2086
-		env "${env[@]}" PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config "$copy/test/run" $layers ;;
-	source) make -s -C "$copy" PG_CONFIG="$cache/pg$major/bin/pg_config" clean >/dev/null 2>&1
-		# shellcheck disable=SC2086
-		env "${env[@]}" PG_CONFIG="$cache/pg$major/bin/pg_config" "$copy/test/run" $layers ;;
-	package)
-		# shellcheck disable=SC2086
-		in_root "$cache/pg$major-root" env "${env[@]}" PG_MAJOR="$major" \
-			PG_CONFIG="/usr/lib/postgresql/$major/bin/pg_config" \
-			bash -c 'cd "$1" && shift && make -s clean >/dev/null 2>&1; test/run "$@"' _ "${copy#"$r"}" $layers ;;
-	esac >"$log" 2>&1
+	# (fd 9, the lock, is closed: servers must not inherit it)
+	# shellcheck disable=SC2086
+	if [ "$mode" == package ]; then
+		in_root "$r" env "${env[@]}" PG_MAJOR="$major" bash -c "$script" _ "${work_copy#"$r"}" $layers
+	else
+		env "${env[@]}" bash -c "$script" _ "$work_copy" $layers
+	fi >"$log" 2>&1 9>&-
 	rc=$?
-	rm -rf "$copy"
+	rm -rf "$work_copy"
+	work_copy=''
 	grep -E '^not ok' "$log" | head -20 >&2
-	tail -1 "$log"
+	result=$(tail -1 "$log")
 	return $rc
 }
 
@@ -301,18 +302,18 @@ failed=0
 total_p=0
 total_f=0
 for major in $majors; do
-	version='' result='' status='' mode=''
+	version='' result='' status='' mode='' pgc=''
 	if [ "$major" == 15 ]; then
-		mode=host
+		mode=host pgc=/usr/lib/postgresql/15/bin/pg_config
 		if PG_MAJOR=15 "$here/deps.sh" >&2; then
-			version="$(/usr/lib/postgresql/15/bin/pg_config --version | cut -d' ' -f2) (Debian 12 package)"
+			version="$("$pgc" --version | cut -d' ' -f2) (Debian 12 package)"
 		else
 			status="PostgreSQL 15 packages missing"
 		fi
 	elif server "$major"; then
 		case $mode in
-		source) version="$version (source package, $(suite "$major"))" ;;
-		package) version="$version (binary packages, $(suite "$major"))" ;;
+		source) pgc=$cache/pg$major/bin/pg_config version="$version (source package, $(suite "$major"))" ;;
+		package) pgc=/usr/lib/postgresql/$major/bin/pg_config version="$version (binary packages, $(suite "$major"))" ;;
 		esac
 	elif [ $? -eq 2 ] && [ "$major" -ge 19 ]; then
 		rows+=("$(row "$major" - - "skipped: no postgresql-$major in $(suite "$major")")")
@@ -321,7 +322,7 @@ for major in $majors; do
 		status="no server"
 	fi
 	if [ -z "$status" ]; then
-		if result=$(run_suite "$major" "$mode") && [[ $result =~ ^[0-9]+\ passed,\ 0\ failed$ ]]; then
+		if run_suite "$major" "$mode" "$pgc" && [[ $result =~ ^[0-9]+\ passed,\ 0\ failed$ ]]; then
 			status=pass
 		else
 			status=FAIL
