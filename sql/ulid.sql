@@ -282,6 +282,36 @@ COMMENT ON CAST (timestamptz AS ulid) IS 'smallest ULID of that millisecond (uli
 -- Shared generator state (gen_monotonic_ulid and its operation)
 -----------------------------------------------------------------------------
 
+-- Needs shared memory: shared_preload_libraries = 'ulid', or the DSM registry
+-- on PostgreSQL 17+.  PARALLEL SAFE (unlike gen_ulid()): the state lives in
+-- shared memory, which parallel workers see as their leader does, so a value
+-- returned in a worker is also above every value returned before on the server.
+CREATE FUNCTION gen_monotonic_ulid() RETURNS ulid
+    AS 'MODULE_PATHNAME', 'gen_monotonic_ulid' LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION gen_monotonic_ulid() IS 'ULID strictly greater than every value any backend of the server returned before, also across restarts and crashes';
+
+-- PARALLEL RESTRICTED: it writes the floor file, which belongs in the leader;
+-- restricted rather than unsafe so that the query computing its argument
+-- (SELECT ulid_monotonic_advance(max(id)) FROM t) can still scan in parallel.
+CREATE FUNCTION ulid_monotonic_advance(ulid) RETURNS void
+    AS 'MODULE_PATHNAME', 'ulid_monotonic_advance' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION ulid_monotonic_advance(ulid) IS 'make every later gen_monotonic_ulid() value greater than this one, also after a restart (superuser only)';
+REVOKE ALL ON FUNCTION ulid_monotonic_advance(ulid) FROM PUBLIC;
+
+CREATE FUNCTION ulid_generator_state(
+        OUT kind text, OUT layout text, OUT node bigint,
+        OUT last_tick bigint, OUT last_time timestamptz, OUT sequence bigint,
+        OUT last_id text, OUT issued bigint, OUT borrows bigint,
+        OUT waits bigint, OUT failures bigint, OUT persisted_floor timestamptz)
+    RETURNS SETOF record
+    AS 'MODULE_PATHNAME', 'ulid_generator_state' LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION ulid_generator_state() IS 'one row per live shared generator state (superuser only; the ulid_generator_state view)';
+REVOKE ALL ON FUNCTION ulid_generator_state() FROM PUBLIC;
+
+CREATE VIEW ulid_generator_state AS SELECT * FROM ulid_generator_state();
+COMMENT ON VIEW ulid_generator_state IS 'one row per live shared generator state: kind, layout, node, last tick and id, sequence, counts, the persisted restart floor (superuser only)';
+REVOKE ALL ON ulid_generator_state FROM PUBLIC;
+
 -----------------------------------------------------------------------------
 -- Snowflake layouts and generator
 -----------------------------------------------------------------------------
