@@ -13,7 +13,12 @@
  *	 - the clock, ulid_clock_now_ms() (clock.c);
  *	 - the floor: before it issues an id on Unix millisecond ms it asks
  *	   ulid_floor_check(ms) inside its spinlock, and when told so calls
- *	   ulid_floor_reserve() after releasing it.
+ *	   ulid_floor_reserve() after releasing it.  ms is the last millisecond
+ *	   the id's time can stand for: for a tick of several milliseconds
+ *	   (Snowflake's 10 ms, 256 ms, 1 s units), the tick's last one.  After a
+ *	   restart every state's min_ms then lies beyond every tick issued
+ *	   before, and a generator starts at the tick holding
+ *	   max(clock, min_ms).
  *
  * The issuing loop, for every generator:
  *
