@@ -66,27 +66,37 @@ ulid_b32_decode(const char *s, size_t len, uint8_t out[ULID_BYTES],
 {
 	uint64_t	hi = 0;
 	uint64_t	lo = 0;
-	int			first;
+	int			bad = 0;
 
 	if (len != ULID_TEXT_LEN)
 		return ULID_B32_BAD_LENGTH;
 
+	/*
+	 * Branch-free main loop: an invalid byte maps to -1, which sets bits
+	 * above the five data bits in "bad"; only then look for its position.
+	 */
 	for (size_t i = 0; i < ULID_TEXT_LEN; i++)
 	{
 		int			d = b32_decode_table[(unsigned char) s[i]];
 
-		if (d < 0)
-		{
-			if (bad_offset)
-				*bad_offset = i;
-			return ULID_B32_BAD_CHAR;
-		}
+		bad |= d;
 		hi = (hi << 5) | (lo >> 59);
-		lo = (lo << 5) | (uint64_t) d;
+		lo = (lo << 5) | (uint64_t) (d & 31);
 	}
-
-	first = b32_decode_table[(unsigned char) s[0]];
-	if (first > 7)
+	if (bad & ~31)
+	{
+		for (size_t i = 0; i < ULID_TEXT_LEN; i++)
+		{
+			if (b32_decode_table[(unsigned char) s[i]] < 0)
+			{
+				if (bad_offset)
+					*bad_offset = i;
+				break;
+			}
+		}
+		return ULID_B32_BAD_CHAR;
+	}
+	if (b32_decode_table[(unsigned char) s[0]] > 7)
 		return ULID_B32_OVERFLOW;
 
 	ulid_store_be64(out, hi);

@@ -1,0 +1,88 @@
+# The ulid type against uuid: text I/O, sorting, bulk insert, and the ratio
+# table with issue 2's targets (generation comes from bench_10_generators.sh).
+# Sourced by test/bench/run.sh.
+N=$ULID_BENCH_N
+
+report ""
+report "## The ulid type vs uuid"
+
+# --- text I/O ------------------------------------------------------------------
+bench_psql -q -c "DROP TABLE IF EXISTS io_t" -c "CREATE TABLE io_t AS
+	SELECT u, u::uuid AS v, u::text AS ut, u::uuid::text AS vt
+	FROM (SELECT gen_random_ulid() AS u FROM generate_series(1, $N)) s" -c "VACUUM ANALYZE io_t" >/dev/null
+bench_queries "Text output of $N values" \
+	out_floor_ulid "SELECT count(u) FROM io_t" \
+	out_ulid "SELECT count(u::text) FROM io_t" \
+	out_floor_uuid "SELECT count(v) FROM io_t" \
+	out_uuid "SELECT count(v::text) FROM io_t"
+bench_queries "Text input of $N values" \
+	in_floor_ulid "SELECT count(ut) FROM io_t" \
+	in_ulid "SELECT count(ut::ulid) FROM io_t" \
+	in_floor_uuid "SELECT count(vt) FROM io_t" \
+	in_uuid "SELECT count(vt::uuid) FROM io_t"
+
+# --- sorting shuffled values ---------------------------------------------------
+bench_psql -q -c "DROP TABLE IF EXISTS sort_t" -c "CREATE TABLE sort_t AS
+	SELECT u, u::uuid AS v FROM io_t ORDER BY random()" -c "VACUUM ANALYZE sort_t" >/dev/null
+bench_queries "Sorting $N shuffled values" \
+	sort_ulid "SELECT count(*) FROM (SELECT u FROM sort_t ORDER BY u) s" \
+	sort_uuid "SELECT count(*) FROM (SELECT v FROM sort_t ORDER BY v) s"
+bench_psql -q -c "DROP TABLE io_t" -c "DROP TABLE sort_t" >/dev/null
+
+# --- bulk insert with the generator as primary-key default ---------------------
+# fresh table and CHECKPOINT before every round; rounds alternate the two
+declare -A INS_MS INS_IDX
+ins_round() { # NAME TYPE DEFAULT
+	bench_psql -q -c "DROP TABLE IF EXISTS ins_$1" \
+		-c "CREATE TABLE ins_$1 (id $2 PRIMARY KEY DEFAULT $3, payload int)" -c "CHECKPOINT" >/dev/null
+	bench_psql -c "SELECT round(median_ms::numeric, 1) FROM bench_run(ARRAY['x'],
+		ARRAY['INSERT INTO ins_$1 (payload) SELECT 1 FROM generate_series(1, $N)'], 1)" |
+		tail -1 >>"$BENCH_OUT/ins_$1.ms"
+	bench_psql -c "SELECT pg_relation_size('ins_$1_pkey')" >"$BENCH_OUT/ins_$1.idx"
+}
+rm -f "$BENCH_OUT"/ins_*.ms
+for r in $(seq 1 "$(( ULID_BENCH_REPS < 5 ? ULID_BENCH_REPS : 5 ))"); do
+	if [ $((r % 2)) -eq 1 ]; then
+		ins_round uuid uuid "gen_random_uuid()"
+		ins_round ulid ulid "gen_ulid()"
+	else
+		ins_round ulid ulid "gen_ulid()"
+		ins_round uuid uuid "gen_random_uuid()"
+	fi
+done
+median_file() { sort -n "$1" | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+MED[ins_ulid]=$(median_file "$BENCH_OUT/ins_ulid.ms")
+MED[ins_uuid]=$(median_file "$BENCH_OUT/ins_uuid.ms")
+idx_ulid=$(cat "$BENCH_OUT/ins_ulid.idx")
+idx_uuid=$(cat "$BENCH_OUT/ins_uuid.idx")
+bench_psql -q -c "DROP TABLE ins_ulid" -c "DROP TABLE ins_uuid" >/dev/null
+report ""
+report "#### INSERT $N rows, primary key from the generator (median ms; pkey size)"
+report ""
+report "| key | median ms | primary key index |"
+report "|---|---:|---:|"
+report "| ulid DEFAULT gen_ulid() | ${MED[ins_ulid]} | $((idx_ulid / 1048576)) MiB |"
+report "| uuid DEFAULT gen_random_uuid() | ${MED[ins_uuid]} | $((idx_uuid / 1048576)) MiB |"
+
+report ""
+report "#### Ratios against uuid (same server, same run)"
+report ""
+report "| measure | ulid / uuid | target |"
+report "|---|---:|---|"
+# generation was measured by bench_10_generators.sh in this run
+target "gen_ulid() net ns/id ($(net_ns gen_ulid floor "$N") vs $(net_ns gen_random_uuid floor "$N"))" \
+	"$(ratio gen_ulid gen_random_uuid floor)" 0.1
+target "gen_random_ulid() net ns/id ($(net_ns gen_random_ulid floor "$N"))" \
+	"$(ratio gen_random_ulid gen_random_uuid floor)" 0.1
+MED[out_ulid_net]=$(awk -v a="${MED[out_ulid]}" -v f="${MED[out_floor_ulid]}" 'BEGIN { print a - f }')
+MED[out_uuid_net]=$(awk -v a="${MED[out_uuid]}" -v f="${MED[out_floor_uuid]}" 'BEGIN { print a - f }')
+MED[in_ulid_net]=$(awk -v a="${MED[in_ulid]}" -v f="${MED[in_floor_ulid]}" 'BEGIN { print a - f }')
+MED[in_uuid_net]=$(awk -v a="${MED[in_uuid]}" -v f="${MED[in_floor_uuid]}" 'BEGIN { print a - f }')
+target "text output, net ns/value ($(net_ns out_ulid out_floor_ulid "$N") vs $(net_ns out_uuid out_floor_uuid "$N"))" \
+	"$(ratio out_ulid_net out_uuid_net)" 0.5
+target "text input, net ns/value ($(net_ns in_ulid in_floor_ulid "$N") vs $(net_ns in_uuid in_floor_uuid "$N"))" \
+	"$(ratio in_ulid_net in_uuid_net)" 0.25
+target "sort $N shuffled values (${MED[sort_ulid]} vs ${MED[sort_uuid]} ms)" "$(ratio sort_ulid sort_uuid)" 1.0
+target "INSERT $N rows (${MED[ins_ulid]} vs ${MED[ins_uuid]} ms)" "$(ratio ins_ulid ins_uuid)" 0.6
+target "primary key size ($idx_ulid vs $idx_uuid bytes)" \
+	"$(awk -v a="$idx_ulid" -v b="$idx_uuid" 'BEGIN { printf "%.3f", a / b }')" 0.85

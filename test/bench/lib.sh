@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# Benchmark helpers, sourced by test/bench/run.sh (which starts the server).
+#
+#   bench_queries TITLE NAME SQL [NAME SQL ...]
+#       runs every SQL ULID_BENCH_REPS times (plus a warm-up round) in ONE
+#       backend, rotating the order every round, and stores the median wall
+#       time in ms in MED[NAME] (min and max in MIN/MAX); prints a table.
+#   net NAME FLOOR        MED[NAME] - MED[FLOOR]
+#   ratio A B FLOOR       (MED[A] - MED[FLOOR]) / (MED[B] - MED[FLOOR])
+#   report LINE           prints LINE and appends it to the Markdown report
+#   target LABEL VALUE OP LIMIT   reports VALUE against its target (no assert)
+declare -A MED MIN MAX
+
+BENCH_SQL_SETUP=$(cat <<'SQL'
+CREATE OR REPLACE FUNCTION bench_run(names text[], queries text[], reps int)
+RETURNS TABLE (name text, median_ms float8, min_ms float8, max_ms float8)
+LANGUAGE plpgsql AS $$
+DECLARE
+    n int := array_length(names, 1);
+    t0 timestamptz;
+    times float8[] := array_fill(NULL::float8, ARRAY[n, reps]);
+    i int;
+BEGIN
+    FOR r IN 0..reps LOOP
+        FOR k IN 0..n - 1 LOOP
+            i := (k + r) % n + 1;
+            t0 := clock_timestamp();
+            EXECUTE queries[i];
+            IF r > 0 THEN
+                times[i][r] := extract(epoch FROM clock_timestamp() - t0) * 1000;
+            END IF;
+        END LOOP;
+    END LOOP;
+    FOR i IN 1..n LOOP
+        name := names[i];
+        SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x), min(x), max(x)
+          INTO median_ms, min_ms, max_ms
+          FROM unnest(times[i:i][1:reps]) x;
+        RETURN NEXT;
+    END LOOP;
+END
+$$;
+SQL
+)
+
+# bench_psql [psql args]: exits the whole benchmark on any SQL error
+bench_psql() {
+	psqlx bench -c "SET work_mem = '1GB'" -c "SET max_parallel_workers_per_gather = 0" "$@" || {
+		echo "bench: psql failed: $*" >&2
+		exit 1
+	}
+}
+
+report() {
+	echo "$*"
+	echo "$*" >>"$BENCH_REPORT"
+}
+
+bench_queries() {
+	local title=$1
+	shift
+	local names=() queries=() sql out n med mn mx
+	while [ $# -gt 0 ]; do
+		names+=("$1")
+		queries+=("$2")
+		shift 2
+	done
+	sql="SELECT name, round(median_ms::numeric, 2), round(min_ms::numeric, 2), round(max_ms::numeric, 2) FROM bench_run(ARRAY["
+	for n in "${names[@]}"; do sql+="\$n\$$n\$n\$,"; done
+	sql="${sql%,}]::text[], ARRAY["
+	for n in "${queries[@]}"; do sql+="\$q\$$n\$q\$,"; done
+	sql="${sql%,}]::text[], $ULID_BENCH_REPS)"
+	report ""
+	report "#### $title (ms per query: median, min-max over $ULID_BENCH_REPS rounds)"
+	report ""
+	report "| query | median ms | min | max |"
+	report "|---|---:|---:|---:|"
+	out=$(bench_psql -F '|' -c "$sql") || exit 1
+	while IFS='|' read -r n med mn mx; do
+		MED[$n]=$med
+		MIN[$n]=$mn
+		MAX[$n]=$mx
+		report "| $n | $med | $mn | $mx |"
+	done <<<"$out"
+}
+
+# per-item nanoseconds of NAME net of FLOOR, for COUNT items
+net_ns() {
+	awk -v a="${MED[$1]}" -v f="${MED[$2]}" -v n="$3" 'BEGIN { printf "%.1f", (a - f) * 1e6 / n }'
+}
+
+ratio() {
+	awk -v a="${MED[$1]}" -v b="${MED[$2]}" -v f="${MED[${3:-__none}]:-0}" \
+		'BEGIN { if (b - f <= 0) print "n/a"; else printf "%.3f", (a - f) / (b - f) }'
+}
+
+# target LABEL VALUE LIMIT: VALUE is a ratio that should be at most LIMIT
+# ("at least" targets pass a negative LIMIT: -0.8 means at least 0.8)
+target() {
+	local verdict
+	verdict=$(awk -v v="$2" -v l="$3" 'BEGIN {
+		if (v == "n/a") print "n/a";
+		else if (l < 0) print (v >= -l ? "meets" : "MISSES") " (at least " -l "x)";
+		else print (v <= l ? "meets" : "MISSES") " (at most " l "x)" }')
+	report "| $1 | ${2}x | $verdict |"
+}
+
+# The primary-key types compared by the growth, concurrency and read
+# benchmarks: NAME|COLUMN TYPE|DEFAULT expression ("" for serial types).
+BENCH_KEYS=(
+	"gen_ulid|ulid|gen_ulid()"
+	"gen_random_ulid|ulid|gen_random_ulid()"
+	"gen_random_uuid|uuid|gen_random_uuid()"
+	"bigserial|bigserial|"
+)
+
+# key_table NAME: drop and create table k_NAME (id <key> PRIMARY KEY, payload int)
+key_table() {
+	local spec name type def
+	for spec in "${BENCH_KEYS[@]}"; do
+		IFS='|' read -r name type def <<<"$spec"
+		[ "$name" = "$1" ] || continue
+		bench_psql -q -c "DROP TABLE IF EXISTS k_$name" \
+			-c "CREATE TABLE k_$name (id $type PRIMARY KEY ${def:+DEFAULT $def}, payload int)" >/dev/null
+		return 0
+	done
+	echo "bench: unknown key $1" >&2
+	exit 1
+}
+key_names() {
+	local spec
+	for spec in "${BENCH_KEYS[@]}"; do echo "${spec%%|*}"; done
+}
