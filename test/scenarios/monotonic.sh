@@ -15,15 +15,8 @@ if ! pg_new $S || ! pg_start $S; then
 fi
 psqlx $S -c "CREATE EXTENSION ulid"
 
-# wait_setting NAME VALUE: until new sessions see the setting (after a reload)
-wait_setting() {
-	local i
-	for i in $(seq 1 100); do
-		[ "$(psqlx $S -c "SHOW $1")" == "$2" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
+# offset_is VALUE: new sessions see ulid.clock_offset_ms = VALUE (after a reload)
+offset_is() { [ "$(psqlx $S -c "SHOW ulid.clock_offset_ms")" == "$1" ]; }
 
 # --- 4 sessions x 100k ids at once -------------------------------------------
 # Each call is bracketed by two values of one sequence (before, after): when
@@ -77,7 +70,7 @@ psqlx $S -c "DROP TABLE calls" -c "DROP SEQUENCE clk"
 last=$(psqlx $S -c "SELECT gen_monotonic_ulid() FROM pg_sleep(0.01)")
 borrows0=$(psqlx $S -c "SELECT borrows FROM ulid_generator_state WHERE kind = 'ulid'")
 psqlx $S -c "ALTER SYSTEM SET ulid.clock_offset_ms = -5000" -c "SELECT pg_reload_conf()" >/dev/null
-check_cmd "clock behind: the offset reaches new sessions" wait_setting ulid.clock_offset_ms -5000
+check_cmd "clock behind: the offset reaches new sessions" wait_until 10 offset_is -5000
 res=$(psqlx $S <<EOF
 CREATE TEMP TABLE b (n serial, id ulid);
 INSERT INTO b (id) SELECT gen_monotonic_ulid() FROM generate_series(1, 10000);
@@ -111,7 +104,7 @@ esac
 # back to the real clock: ids follow it again, above everything before
 high=$(psqlx $S -c "SELECT gen_monotonic_ulid()")
 psqlx $S -c "ALTER SYSTEM RESET ulid.clock_offset_ms" -c "SELECT pg_reload_conf()" >/dev/null
-check_cmd "clock restored: the reset reaches new sessions" wait_setting ulid.clock_offset_ms 0
+check_cmd "clock restored: the reset reaches new sessions" wait_until 10 offset_is 0
 check "clock restored: the next id is above and on the current time" t \
 	"$(psqlx $S -c "SELECT u > '$high' AND ulid_time(u) BETWEEN now() - interval '1 s' AND clock_timestamp()
 		FROM (SELECT gen_monotonic_ulid() AS u) s")"

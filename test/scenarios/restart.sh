@@ -18,40 +18,26 @@ fi
 psqlx $S -c "CREATE EXTENSION ulid"
 floor_file=$(pg_data $S)/ulid_floor
 
-# wait_setting VALUE: until new sessions see ulid.clock_offset_ms = VALUE
-wait_offset() {
-	local i
-	for i in $(seq 1 100); do
-		[ "$(psqlx $S -c "SHOW ulid.clock_offset_ms" 2>/dev/null)" == "$1" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
-
-# wait_ready: until the server accepts connections again (after a crash)
-wait_ready() {
-	local i
-	for i in $(seq 1 300); do
-		psqlx $S -c "SELECT 1" >/dev/null 2>&1 && return 0
-		sleep 0.1
-	done
-	return 1
+# offset_is VALUE: new sessions see ulid.clock_offset_ms = VALUE (after a reload)
+offset_is() { [ "$(psqlx $S -c "SHOW ulid.clock_offset_ms" 2>/dev/null)" == "$1" ]; }
+# accepts: the server accepts connections (again, after a crash)
+accepts() { psqlx $S -c "SELECT 1" >/dev/null 2>&1; }
+# sleeper_started: sets pid to the backend running SELECT pg_sleep(60)
+sleeper_started() {
+	pid=$(psqlx $S -c "SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'")
+	[ -n "$pid" ]
 }
 
 # kill_backend: kill -9 one backend; the postmaster resets shared memory
 kill_backend() {
-	local bg pid i
+	local bg pid
 	psqlx $S -c "SELECT pg_sleep(60)" >/dev/null 2>&1 &
 	bg=$!
-	for i in $(seq 1 100); do
-		pid=$(psqlx $S -c "SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'")
-		[ -n "$pid" ] && break
-		sleep 0.1
-	done
+	wait_until 10 sleeper_started || return 1
 	kill -9 "$pid"
 	wait "$bg"
 	sleep 0.5
-	wait_ready
+	wait_until 30 accepts
 }
 
 # round KIND: ids on the real clock, then the clock 10 s back (ids frozen on
@@ -59,10 +45,10 @@ kill_backend() {
 round() {
 	local kind=$1 max floor first
 	psqlx $S -c "ALTER SYSTEM SET ulid.clock_offset_ms = 0" -c "SELECT pg_reload_conf()" >/dev/null
-	wait_offset 0 || not_ok "$kind: the clock offset is reset"
+	wait_until 10 offset_is 0 || not_ok "$kind: the clock offset is reset"
 	psqlx $S -c "SELECT count(gen_monotonic_ulid()) FROM generate_series(1, 5000)" >/dev/null
 	psqlx $S -c "ALTER SYSTEM SET ulid.clock_offset_ms = -10000" -c "SELECT pg_reload_conf()" >/dev/null
-	wait_offset -10000 || not_ok "$kind: the clock offset is set"
+	wait_until 10 offset_is -10000 || not_ok "$kind: the clock offset is set"
 	max=$(psqlx $S -c "SELECT max(u) FROM (SELECT gen_monotonic_ulid() AS u FROM generate_series(1, 1000)) s")
 	floor=$(sed -n 2p "$floor_file")
 

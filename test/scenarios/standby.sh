@@ -62,10 +62,8 @@ check "standby: ulid_monotonic_advance() works" t "$(psqlx $R -c "SELECT gen_mon
 psqlx $P -c "INSERT INTO t SELECT FROM generate_series(1, 1000)"
 check "standby: the primary goes on rising" t "$(psqlx $P -c "SELECT count(*) = 2000 AND max(id) > '$max_primary' FROM t")"
 lsn=$(psqlx $P -c "SELECT pg_current_wal_lsn()")
-for _ in $(seq 1 100); do
-	[ "$(psqlx $R -c "SELECT pg_last_wal_replay_lsn() >= '$lsn'")" == t ] && break
-	sleep 0.1
-done
+replayed() { [ "$(psqlx $R -c "SELECT pg_last_wal_replay_lsn() >= '$lsn'")" == t ]; }
+wait_until 10 replayed
 check "standby: the rows replicate" 2000 "$(psqlx $R -c "SELECT count(*) FROM t")"
 
 pg_stop $R
