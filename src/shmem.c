@@ -218,22 +218,19 @@ static void
 report_unavailable(void)
 {
 	const char *libs = NULL;
-	char	   *setting;
 
 	/* the current list is only shown to those allowed to read it */
 	if (has_privs_of_role(GetUserId(), ROLE_PG_READ_ALL_SETTINGS))
 		libs = GetConfigOption("shared_preload_libraries", true, false);
-	if (libs == NULL || libs[0] == '\0')
-		setting = "'ulid'";
-	else
-		setting = psprintf("'%s, ulid'", libs);
 
 	ereport(ERROR,
 			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 			 errmsg("ulid shared generator state is not available"),
-			 errdetail("The ulid library was not loaded through shared_preload_libraries, and this PostgreSQL version has no DSM registry (PostgreSQL 17 or later)."),
-			 errhint("Put shared_preload_libraries = %s in postgresql.conf%s and restart the server.",
-					 setting, libs == NULL ? " (after any libraries already listed there)" : "")));
+			 errdetail("gen_monotonic_ulid() and snowflake_next() keep their state in shared memory. The ulid library was not loaded through shared_preload_libraries, and before PostgreSQL 17 shared memory cannot be added later."),
+			 libs == NULL ?
+			 errhint("Add ulid to shared_preload_libraries in postgresql.conf (shared_preload_libraries = 'ulid' if it lists no other library) and restart the server.") :
+			 errhint("Put shared_preload_libraries = '%s%sulid' in postgresql.conf and restart the server.",
+					 libs, libs[0] == '\0' ? "" : ", ")));
 }
 
 #ifdef ULID_HAS_DSM_REGISTRY

@@ -34,7 +34,7 @@ expect_error() {
 	check "no preload: $what fails with 55000" \
 		"ERROR:  55000: ulid shared generator state is not available" "$(echo "$out" | sed -n 1p)"
 	check "no preload: $what says what is missing" \
-		"DETAIL:  The ulid library was not loaded through shared_preload_libraries, and this PostgreSQL version has no DSM registry (PostgreSQL 17 or later)." \
+		"DETAIL:  gen_monotonic_ulid() and snowflake_next() keep their state in shared memory. The ulid library was not loaded through shared_preload_libraries, and before PostgreSQL 17 shared memory cannot be added later." \
 		"$(echo "$out" | sed -n 2p)"
 	check "no preload: $what hints the exact setting" "HINT:  $hint" "$(echo "$out" | sed -n 3p)"
 }
@@ -60,7 +60,7 @@ expect_error "gen_monotonic_ulid() next to pg_stat_statements" "SELECT gen_monot
 	"Put shared_preload_libraries = 'pg_stat_statements, ulid' in postgresql.conf and restart the server."
 # a role that may not read the setting is not shown it
 expect_error "gen_monotonic_ulid() for a plain role" "SELECT gen_monotonic_ulid()" regress_plain \
-	"Put shared_preload_libraries = 'ulid' in postgresql.conf (after any libraries already listed there) and restart the server."
+	"Add ulid to shared_preload_libraries in postgresql.conf (shared_preload_libraries = 'ulid' if it lists no other library) and restart the server."
 
 # doing what the hint says fixes it
 echo "shared_preload_libraries = 'pg_stat_statements, ulid'" >>"$conf"
