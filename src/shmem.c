@@ -89,9 +89,6 @@
 #include "utils/guc.h"
 #include "utils/timestamp.h"
 #include "utils/tuplestore.h"
-#ifdef ULID_HAS_DSM_REGISTRY
-#include "storage/dsm_registry.h"
-#endif
 
 #include "floor_file.h"
 #include "shmem.h"
@@ -234,8 +231,8 @@ report_unavailable(void)
 }
 
 #ifdef ULID_HAS_DSM_REGISTRY
-static void
-dsm_init(void *ptr)
+static
+ULID_DSM_INIT_CALLBACK(dsm_init, ptr)
 {
 	init_shared((UlidSharedHeader *) ptr, ULID_DSM_STATES);
 }
@@ -252,7 +249,7 @@ get_shared(void)
 		bool		found;
 		UlidSharedHeader *hdr;
 
-		hdr = GetNamedDSMSegment(ULID_DSM_NAME, shared_size(ULID_DSM_STATES),
+		hdr = ulid_get_named_dsm(ULID_DSM_NAME, shared_size(ULID_DSM_STATES),
 								 dsm_init, &found);
 		if (hdr->magic != ULID_SHMEM_MAGIC || hdr->version != ULID_SHMEM_VERSION ||
 			hdr->capacity != ULID_DSM_STATES ||
