@@ -3,15 +3,11 @@
  * floor_file.c
  *	  Reading and writing the persisted server-wide floor.
  *
- * The file holds two lines of text, so an operator can read it:
- *
- *		ulid floor 1
- *		1712345678901
- *
- * the format version, then a Unix millisecond above the time of every id
- * any generator of this data directory has returned.  It is replaced
- * atomically (a temporary file, fsync, durable_rename), so a crash leaves
- * either the old or the new floor, never a torn one.
+ * The text (floor_text.c) holds the format version and a Unix millisecond
+ * above the time of every id any generator of this data directory has
+ * returned.  It is replaced atomically (a temporary file, fsync,
+ * durable_rename), so a crash leaves either the old or the new floor, never
+ * a torn one.
  *
  *-------------------------------------------------------------------------
  */
@@ -23,44 +19,23 @@
 #include "storage/fd.h"
 
 #include "floor_file.h"
+#include "floor_text.h"
 
 #define FLOOR_TMP_FILE		ULID_FLOOR_FILE ".tmp"
-#define FLOOR_HEADER		"ulid floor 1\n"
 
 #define FLOOR_LOST_DETAIL \
 	"Until it is rewritten, gen_monotonic_ulid() and snowflake_next() start from the clock and cannot guarantee values above those issued before this start."
 #define FLOOR_LOST_HINT \
 	"If the clock may have been set back, call ulid_monotonic_advance() with the largest stored ULID."
 
-/* Parse the file's text; false if it is not exactly the expected form. */
-static bool
-parse_floor(const char *buf, int64 *ms)
-{
-	const char *p = buf + strlen(FLOOR_HEADER);
-	int64		v = 0;
-
-	if (strncmp(buf, FLOOR_HEADER, strlen(FLOOR_HEADER)) != 0 || *p == '\n')
-		return false;
-	for (; *p >= '0' && *p <= '9'; p++)
-	{
-		if (v > (PG_INT64_MAX - 9) / 10)
-			return false;
-		v = v * 10 + (*p - '0');
-	}
-	if (strcmp(p, "\n") != 0)
-		return false;
-	*ms = v;
-	return true;
-}
-
 int64
 ulid_floor_file_read(void)
 {
-	char		buf[64];
+	char		buf[ULID_FLOOR_TEXT_MAX + 1];	/* one more: a longer file fails */
 	int			fd;
 	ssize_t		n;
 	int			save_errno;
-	int64		ms;
+	uint64		ms;
 
 	fd = open(ULID_FLOOR_FILE, O_RDONLY | PG_BINARY, 0);
 	if (fd < 0)
@@ -72,7 +47,7 @@ ulid_floor_file_read(void)
 					 errdetail(FLOOR_LOST_DETAIL), errhint(FLOOR_LOST_HINT)));
 		return 0;
 	}
-	n = read(fd, buf, sizeof(buf) - 1);
+	n = read(fd, buf, sizeof(buf));
 	save_errno = errno;
 	close(fd);
 	if (n < 0)
@@ -84,8 +59,7 @@ ulid_floor_file_read(void)
 				 errdetail(FLOOR_LOST_DETAIL), errhint(FLOOR_LOST_HINT)));
 		return 0;
 	}
-	buf[n] = '\0';
-	if (!parse_floor(buf, &ms))
+	if (ulid_floor_parse(buf, (size_t) n, &ms) != ULID_FLOOR_TEXT_OK)
 	{
 		ereport(WARNING,
 				(errcode(ERRCODE_DATA_CORRUPTED),
@@ -93,17 +67,18 @@ ulid_floor_file_read(void)
 				 errdetail(FLOOR_LOST_DETAIL), errhint(FLOOR_LOST_HINT)));
 		return 0;
 	}
-	return ms;
+	return (int64) ms;
 }
 
 bool
 ulid_floor_file_write(int64 ms, int elevel)
 {
-	char		buf[64];
+	char		buf[ULID_FLOOR_TEXT_MAX];
 	int			len;
 	int			fd;
 
-	len = snprintf(buf, sizeof(buf), FLOOR_HEADER INT64_FORMAT "\n", ms);
+	Assert(ms >= 0);
+	len = (int) ulid_floor_format((uint64) ms, buf);
 	fd = OpenTransientFile(FLOOR_TMP_FILE, O_WRONLY | O_CREAT | O_TRUNC | PG_BINARY);
 	if (fd < 0)
 	{
