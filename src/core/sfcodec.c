@@ -108,6 +108,18 @@ shape:
 	return SFL_ERR_SYNTAX;
 }
 
+int
+sfl_base36_digit(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A' + 10;
+	return -1;
+}
+
 bool
 sfl_scru64_encode(uint64_t v, char *out)
 {
@@ -133,10 +145,7 @@ sfl_scru64_decode(const char *s, size_t len, uint64_t *v, long *bad_offset)
 	*v = 0;
 	for (size_t i = 0; i < len; i++)
 	{
-		char		c = s[i];
-		int			d = c >= '0' && c <= '9' ? c - '0' :
-			c >= 'a' && c <= 'z' ? c - 'a' + 10 :
-			c >= 'A' && c <= 'Z' ? c - 'A' + 10 : -1;
+		int			d = sfl_base36_digit((unsigned char) s[i]);
 
 		if (d < 0)
 		{

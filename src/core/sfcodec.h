@@ -41,6 +41,9 @@ extern sfl_status sfl_friendly_parse(const sfl_layout *l, const char *s,
 									 uint64_t *node, uint64_t *seq,
 									 char *msg, size_t msglen);
 
+/* Value of a Base36 digit (0-9, a-z, A-Z), or -1. */
+extern int	sfl_base36_digit(unsigned char c);
+
 /* 12 lowercase characters and a NUL; false when v >= 36^12. */
 extern bool sfl_scru64_encode(uint64_t v, char *out);
 
