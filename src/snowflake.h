@@ -33,6 +33,9 @@ extern sfl_parts sf_unpack(const sfl_layout *l, int64 id);
 extern TimestampTz sf_unix_ms_to_timestamptz(int64 ms);
 extern int64 sf_timestamptz_to_unix_ms(TimestampTz ts);
 
+/* "The layout holds times from ... to ...", for errdetail. */
+extern char *sf_layout_range(const sfl_layout *l);
+
 /* The tick of a time, floored; ERROR 22008 outside the layout's times. */
 extern int64 sf_tick_of_timestamptz(const sfl_layout *l, TimestampTz ts);
 

@@ -140,17 +140,10 @@ snowflake_from_friendly(PG_FUNCTION_ARGS)
 
 	ms = local_to_utc(zone, local_ms, s);
 	if (sfl_tick_of_unix_ms(l, ms, &tick) != SFL_OK)
-	{
-		char		first[32],
-					last[32];
-
-		sfl_format_iso(l->epoch_ms, first);
-		sfl_format_iso(sfl_last_unix_ms(l), last);
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				 errmsg("friendly id \"%s\" is outside the layout %s", s, sf_layout_name(l)),
-				 errdetail("The layout holds times from %s to %s.", first, last)));
-	}
+				 errdetail("%s", sf_layout_range(l))));
 	if (sfl_tick_unix_ms(l, tick) != ms)
 	{
 		char		epoch[32];

@@ -41,9 +41,12 @@ typedef struct layout_cache
 static bytea *
 layout_datum(const sfl_layout *l)
 {
-	bytea	   *v = (bytea *) palloc(VARHDRSZ + SFL_SERIAL_MAX);
+	uint8		buf[SFL_SERIAL_MAX];
+	size_t		n = sfl_serialize(l, buf);
+	bytea	   *v = (bytea *) palloc(VARHDRSZ + n);
 
-	SET_VARSIZE(v, VARHDRSZ + sfl_serialize(l, (uint8_t *) VARDATA(v)));
+	SET_VARSIZE(v, VARHDRSZ + n);
+	memcpy(VARDATA(v), buf, n);
 	return v;
 }
 
@@ -75,10 +78,10 @@ sf_layout_arg(FunctionCallInfo fcinfo, int argno)
 char *
 sf_layout_name(const sfl_layout *l)
 {
-	char	   *s = palloc(SFL_TEXT_MAX);
+	char		buf[SFL_TEXT_MAX];
 
-	sfl_format(l, s);
-	return s;
+	sfl_format(l, buf);
+	return pstrdup(buf);
 }
 
 PG_FUNCTION_INFO_V1(snowflake_layout_in);
@@ -264,8 +267,8 @@ PG_FUNCTION_INFO_V1(snowflake_layout_diagram);
 Datum
 snowflake_layout_diagram(PG_FUNCTION_ARGS)
 {
-	char	   *s = palloc(SFL_TEXT_MAX);
+	char		buf[SFL_TEXT_MAX];
 
-	sfl_diagram(sf_layout_arg(fcinfo, 0), s);
-	PG_RETURN_TEXT_P(cstring_to_text(s));
+	sfl_diagram(sf_layout_arg(fcinfo, 0), buf);
+	PG_RETURN_TEXT_P(cstring_to_text(buf));
 }

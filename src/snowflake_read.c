@@ -75,22 +75,29 @@ sf_timestamptz_to_unix_ms(TimestampTz ts)
 	return ms + UNIX_TO_PG_MS;
 }
 
+char *
+sf_layout_range(const sfl_layout *l)
+{
+	char		first[32],
+				last[32];
+
+	sfl_format_iso(l->epoch_ms, first);
+	sfl_format_iso(sfl_last_unix_ms(l), last);
+	return psprintf("The layout holds times from %s to %s.", first, last);
+}
+
 int64
 sf_tick_of_timestamptz(const sfl_layout *l, TimestampTz ts)
 {
 	int64		tick;
-	char		first[32],
-				last[32];
 
 	if (sfl_tick_of_unix_ms(l, sf_timestamptz_to_unix_ms(ts), &tick) == SFL_OK)
 		return tick;
-	sfl_format_iso(l->epoch_ms, first);
-	sfl_format_iso(sfl_last_unix_ms(l), last);
 	ereport(ERROR,
 			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 			 errmsg("timestamp out of range for the layout %s: \"%s\"",
 					sf_layout_name(l), timestamptz_to_str(ts)),
-			 errdetail("The layout holds times from %s to %s.", first, last)));
+			 errdetail("%s", sf_layout_range(l))));
 	pg_unreachable();
 }
 
