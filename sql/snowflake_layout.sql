@@ -238,8 +238,12 @@ EXPLAIN (COSTS OFF) SELECT * FROM stored_layouts s JOIN stored_layouts t ON s.l 
 SELECT s.name, t.name FROM stored_layouts s JOIN stored_layouts t ON s.l = t.l ORDER BY 1;
 RESET enable_mergejoin; RESET enable_nestloop;
 
--- Binary I/O: the version byte and the definition; COPY BINARY round-trips
-SELECT snowflake_layout_send('twitter') AS twitter_bytes;
+-- Binary I/O: the version byte and the definition; COPY BINARY round-trips.
+-- Presets are frozen: these bytes are what every stored preset holds.
+SELECT l AS preset, snowflake_layout_send(l) AS stored_bytes
+FROM (VALUES ('twitter'::snowflake_layout), ('discord'), ('instagram'),
+             ('sonyflake(epoch=2014-09-01T00:00:00.000Z)'), ('scru64(node_bits=8)'),
+             ('snowflake_ms'), ('snowflake_s'), ('js_safe_ms'), ('js_safe_s')) t(l);
 SELECT '/tmp/ulid_regress_layout_' || pg_backend_pid() || '.bin' AS copy_file \gset
 COPY stored_layouts TO :'copy_file' (FORMAT binary);
 CREATE TEMP TABLE copied_layouts (LIKE stored_layouts);
@@ -249,12 +253,13 @@ SELECT c.name, c.l, c.l = s.l AS same FROM copied_layouts c JOIN stored_layouts 
 -- of the file is the first row's version byte (after the 19-byte header, the
 -- field count, the name's length and 'a', and the layout's length)
 SELECT substr(pg_read_binary_file(:'copy_file'), 26, 6) AS a_then_layout_start;
-SELECT 'base64 -d > ' || :'copy_file' AS write_cmd \gset
+SELECT :'copy_file' || '.v2' AS v2_file \gset
+SELECT 'base64 -d > ' || :'v2_file' AS write_cmd \gset
 COPY (SELECT translate(encode(overlay(pg_read_binary_file(:'copy_file') PLACING '\x02' FROM 31 FOR 1),
                               'base64'), E'\n', ''))
     TO PROGRAM :'write_cmd';
 TRUNCATE copied_layouts;
-SELECT err(format('COPY copied_layouts FROM %L (FORMAT binary)', :'copy_file')) AS version_2;
-\set copy_cmd 'rm -f ' :copy_file
+SELECT err(format('COPY copied_layouts FROM %L (FORMAT binary)', :'v2_file')) AS version_2;
+\set copy_cmd 'rm -f ' :copy_file ' ' :v2_file
 COPY (SELECT 1) TO PROGRAM :'copy_cmd';
 DROP TABLE stored_layouts, copied_layouts;
