@@ -50,6 +50,7 @@ layout_datum(const sfl_layout *l)
 	return v;
 }
 
+/* The layout in argument argno, decoded once per call site. */
 const sfl_layout *
 sf_layout_arg(FunctionCallInfo fcinfo, int argno)
 {
@@ -75,6 +76,7 @@ sf_layout_arg(FunctionCallInfo fcinfo, int argno)
 	return &c->layout;
 }
 
+/* The canonical text of a layout, palloc'd. */
 char *
 sf_layout_name(const sfl_layout *l)
 {

@@ -22,6 +22,7 @@
 	((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY)
 #define UNIX_TO_PG_MS (UNIX_TO_PG_USECS / 1000)
 
+/* The parts of an id, or ERROR 22003 saying which bits are outside the layout. */
 sfl_parts
 sf_unpack(const sfl_layout *l, int64 id)
 {
@@ -58,6 +59,7 @@ sf_unix_ms_to_timestamptz(int64 ms)
 	return (ms - UNIX_TO_PG_MS) * 1000;
 }
 
+/* Unix ms of a finite timestamptz, floored. */
 int64
 sf_timestamptz_to_unix_ms(TimestampTz ts)
 {
@@ -75,6 +77,7 @@ sf_timestamptz_to_unix_ms(TimestampTz ts)
 	return ms + UNIX_TO_PG_MS;
 }
 
+/* "The layout holds times from ... to ...", for errdetail. */
 char *
 sf_layout_range(const sfl_layout *l)
 {
@@ -86,6 +89,7 @@ sf_layout_range(const sfl_layout *l)
 	return psprintf("The layout holds times from %s to %s.", first, last);
 }
 
+/* The tick holding ts, floored, or ERROR 22008 outside the layout. */
 int64
 sf_tick_of_timestamptz(const sfl_layout *l, TimestampTz ts)
 {

@@ -90,30 +90,35 @@ static const char *const reserved_names[] = {
 #define PRESET_LIST "twitter, discord, instagram, sonyflake(epoch=...), " \
 	"scru64(node_bits=...), snowflake_ms, snowflake_s, js_safe_ms, js_safe_s"
 
+/* The name of a preset. */
 const char *
 sfl_preset_name(sfl_preset p)
 {
 	return presets[p].name;
 }
 
+/* A preset's fixed or default epoch, Unix ms. */
 int64_t
 sfl_preset_epoch(sfl_preset p)
 {
 	return presets[p].epoch;
 }
 
+/* The text form of a unit. */
 const char *
 sfl_unit_name(sfl_unit u)
 {
 	return unit_names[u];
 }
 
+/* Milliseconds per tick of a unit. */
 int
 sfl_unit_ms(sfl_unit u)
 {
 	return unit_ms[u];
 }
 
+/* The text form of a sequence reset rule. */
 const char *
 sfl_reset_name(sfl_reset r)
 {
@@ -138,6 +143,7 @@ fail(char *msg, size_t msglen, sfl_status st, const char *fmt,...)
 	return st;
 }
 
+/* An empty spec: nothing given. */
 void
 sfl_spec_init(sfl_spec *spec)
 {
@@ -171,12 +177,14 @@ word_ellipsis(const sfl_word *w)
 	return w->len > strlen(w->s) ? "..." : "";
 }
 
+/* Is w exactly s? */
 static bool
 word_is(const sfl_word *w, const char *s)
 {
 	return w->len == strlen(s) && strcmp(w->s, s) == 0;
 }
 
+/* Does w match [a-z][a-z0-9_]{0,62}? */
 static bool
 valid_field_name(const sfl_word *w)
 {
@@ -221,6 +229,7 @@ fill_preset(sfl_preset p, int64_t epoch_ms, int node_bits, sfl_layout *l)
 	l->seq_reset = d->reset;
 }
 
+/* Same definition: the derived fields follow from it. */
 bool
 sfl_equal(const sfl_layout *a, const sfl_layout *b)
 {
@@ -443,6 +452,7 @@ preset_as_spec(const sfl_layout *t, sfl_spec *c)
 	sfl_word_set(&c->reset, reset_names[t->seq_reset], strlen(reset_names[t->seq_reset]));
 }
 
+/* Validate a spec from any source and build its layout (a preset via build_custom). */
 sfl_status
 sfl_build(const sfl_spec *spec, sfl_layout *out, char *msg, size_t msglen)
 {
@@ -516,6 +526,7 @@ sfl_build(const sfl_spec *spec, sfl_layout *out, char *msg, size_t msglen)
 	return build_custom(&c, out, msg, msglen);
 }
 
+/* Build preset p with its parameters (ignored when it takes none). */
 sfl_status
 sfl_preset_layout(sfl_preset p, int64_t epoch_ms, int node_bits,
 				  sfl_layout *out, char *msg, size_t msglen)
@@ -624,6 +635,7 @@ sfl_deserialize(const uint8_t *buf, size_t len, sfl_layout *out,
 	return build_custom(&spec, out, msg, msglen);
 }
 
+/* The parts of an id, or SFL_ERR_RANGE when it has bits outside the layout. */
 sfl_status
 sfl_unpack(const sfl_layout *l, uint64_t id, sfl_parts *parts)
 {
@@ -637,6 +649,7 @@ sfl_unpack(const sfl_layout *l, uint64_t id, sfl_parts *parts)
 	return SFL_OK;
 }
 
+/* An id from parts the caller checked against the layout. */
 uint64_t
 sfl_pack(const sfl_layout *l, int64_t tick, uint64_t node, uint64_t seq)
 {
@@ -644,6 +657,7 @@ sfl_pack(const sfl_layout *l, int64_t tick, uint64_t node, uint64_t seq)
 		(seq << l->seq_shift);
 }
 
+/* Node field i of a node value (all node fields together). */
 uint64_t
 sfl_field_of_node(const sfl_layout *l, int i, uint64_t node)
 {
@@ -651,6 +665,7 @@ sfl_field_of_node(const sfl_layout *l, int i, uint64_t node)
 		sfl_mask(l->fields[i].bits);
 }
 
+/* Index of the node field called name[0..len), or -1. */
 int
 sfl_field_index(const sfl_layout *l, const char *name, size_t len)
 {
@@ -661,6 +676,7 @@ sfl_field_index(const sfl_layout *l, const char *name, size_t len)
 	return -1;
 }
 
+/* The tick holding a Unix ms time, floored; SFL_ERR_RANGE outside the layout. */
 sfl_status
 sfl_tick_of_unix_ms(const sfl_layout *l, int64_t unix_ms, int64_t *tick)
 {
@@ -675,12 +691,14 @@ sfl_tick_of_unix_ms(const sfl_layout *l, int64_t unix_ms, int64_t *tick)
 	return SFL_OK;
 }
 
+/* The last Unix ms of the layout's last tick. */
 int64_t
 sfl_last_unix_ms(const sfl_layout *l)
 {
 	return sfl_tick_unix_ms(l, l->max_tick) + sfl_unit_ms((sfl_unit) l->unit) - 1;
 }
 
+/* The first and last tick a generator may issue. */
 void
 sfl_issuable_ticks(const sfl_layout *l, int64_t *first, int64_t *last)
 {
@@ -718,12 +736,14 @@ sfl_seq_start(const sfl_layout *l, uint64_t prev_seq, uint64_t random)
 	return 0;
 }
 
+/* The most ids one node mints in one tick. */
 uint64_t
 sfl_ids_per_tick(const sfl_layout *l)
 {
 	return UINT64_C(1) << l->seq_bits;
 }
 
+/* The bit structure of a layout, for keying shared generator state. */
 void
 sfl_layout_key(const sfl_layout *l, sfl_key *key)
 {

@@ -54,6 +54,7 @@ days_from_civil(int64_t y, int m, int d)
 	return era * 146097 + doe - 719468;
 }
 
+/* The proleptic Gregorian date of a day number (H. Hinnant). */
 static void
 civil_from_days(int64_t z, int *year, int *month, int *day)
 {
@@ -74,6 +75,7 @@ civil_from_days(int64_t z, int *year, int *month, int *day)
 	*year = (int) (yoe + era * 400 + (*month <= 2));
 }
 
+/* Days in month m of year y. */
 static int
 days_in_month(int y, int m)
 {
@@ -84,6 +86,7 @@ days_in_month(int y, int m)
 	return dm[m - 1];
 }
 
+/* Civil UTC fields of a Unix ms time in years 0000..9999. */
 bool
 sfl_civil_from_ms(int64_t ms, sfl_civil *c)
 {
@@ -108,6 +111,7 @@ sfl_civil_from_ms(int64_t ms, sfl_civil *c)
 	return true;
 }
 
+/* Unix ms of civil UTC fields, or false when they are not a valid time. */
 bool
 sfl_ms_from_civil(const sfl_civil *c, int64_t *ms)
 {
@@ -121,6 +125,7 @@ sfl_ms_from_civil(const sfl_civil *c, int64_t *ms)
 	return true;
 }
 
+/* YYYY-MM-DDTHH:MM:SS.sssZ, or the number when outside years 0000..9999. */
 void
 sfl_format_iso(int64_t ms, char *buf)
 {
@@ -146,6 +151,7 @@ digits_value(const char *s, int n)
 	return v;
 }
 
+/* Are s[0..n) all decimal digits (and n > 0)? */
 static bool
 all_digits(const char *s, size_t n)
 {
@@ -207,6 +213,7 @@ typedef struct lexer
 
 static sfl_status syntax(lexer *lx, const char *fmt,...) SFL_PRINTF(2, 3);
 
+/* Report a syntax error and return SFL_ERR_SYNTAX. */
 static sfl_status
 syntax(lexer *lx, const char *fmt,...)
 {
@@ -221,12 +228,14 @@ syntax(lexer *lx, const char *fmt,...)
 	return SFL_ERR_SYNTAX;
 }
 
+/* ASCII whitespace, allowed between tokens. */
 static bool
 is_space(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
+/* Skip whitespace. */
 static void
 skip_ws(lexer *lx)
 {
@@ -248,6 +257,17 @@ run_length(const lexer *lx, const char *stops)
 #define WORD_STOPS	":+,()="
 #define EPOCH_STOPS ",()"
 
+/* How much of s[0..n) to quote: at most 40 bytes, not cutting a character. */
+static size_t
+quote_length(const char *s, size_t n)
+{
+	size_t		q = n > 40 ? 40 : n;
+
+	while (q < n && q > 1 && ((unsigned char) s[q] & 0xC0) == 0x80)
+		q--;					/* a UTF-8 continuation byte */
+	return q;
+}
+
 /* What comes next, for messages: a word, one character, or the end. */
 static const char *
 found(const lexer *lx, char *buf, size_t buflen)
@@ -258,9 +278,7 @@ found(const lexer *lx, char *buf, size_t buflen)
 	if (lx->p >= lx->end)
 		return "the end";
 	full = run_length(lx, WORD_STOPS);
-	n = full == 0 ? 1 : full > 40 ? 40 : full;
-	while (n < full && n > 1 && ((unsigned char) lx->p[n] & 0xC0) == 0x80)
-		n--;					/* do not cut a UTF-8 character */
+	n = full == 0 ? 1 : quote_length(lx->p, full);
 	snprintf(buf, buflen, "\"%.*s%s\"", (int) n, lx->p, n < full ? "..." : "");
 	return buf;
 }
@@ -276,6 +294,7 @@ read_word(lexer *lx, sfl_word *w)
 	return n;
 }
 
+/* Consume character c (with whitespace around it), or report what came instead. */
 static sfl_status
 expect(lexer *lx, char c, const char *context)
 {
@@ -332,11 +351,12 @@ read_epoch(lexer *lx, int64_t *ms)
 	}
 	else if (!parse_iso(s, n, ms))
 		return syntax(lx, "\"%.*s%s\" is not an epoch: write a UTC time such as 2014-09-01T00:00:00.000Z (ending in Z, at most 3 fraction digits) or integer Unix milliseconds.",
-					  (int) (n > 40 ? 40 : n), s, n > 40 ? "..." : "");
+					  (int) quote_length(s, n), s, quote_length(s, n) < n ? "..." : "");
 	lx->p += n;
 	return SFL_OK;
 }
 
+/* true or false */
 static sfl_status
 read_bool(lexer *lx, bool *v, const char *what)
 {
@@ -463,6 +483,7 @@ read_param(lexer *lx, sfl_spec *spec)
 #undef IS
 }
 
+/* Parse the text form: a name, then optionally (KEY=VALUE, ...). */
 sfl_status
 sfl_parse_spec(const char *s, size_t len, sfl_spec *spec, char *msg,
 			   size_t msglen)
@@ -509,6 +530,7 @@ sfl_parse_spec(const char *s, size_t len, sfl_spec *spec, char *msg,
 	return SFL_OK;
 }
 
+/* Parse and validate the text form. */
 sfl_status
 sfl_parse(const char *s, size_t len, sfl_layout *out, char *msg, size_t msglen)
 {
@@ -522,6 +544,7 @@ sfl_parse(const char *s, size_t len, sfl_layout *out, char *msg, size_t msglen)
 
 /* --- JSON node fields (the custom constructor's fields json) --------------- */
 
+/* Skip JSON whitespace. */
 static void
 json_ws(lexer *lx)
 {
@@ -618,6 +641,7 @@ json_string(lexer *lx, sfl_word *w)
 	return true;
 }
 
+/* {"name": bits, ...} into spec's node fields, in key order, duplicates kept. */
 sfl_status
 sfl_parse_fields_json(const char *s, size_t len, sfl_spec *spec, char *msg,
 					  size_t msglen)
@@ -703,6 +727,7 @@ typedef struct outbuf
 
 static void put(outbuf *o, const char *fmt,...) SFL_PRINTF(2, 3);
 
+/* Append formatted text to o (bounded by SFL_TEXT_MAX). */
 static void
 put(outbuf *o, const char *fmt,...)
 {
@@ -718,6 +743,7 @@ put(outbuf *o, const char *fmt,...)
 		o->len = SFL_TEXT_MAX - 1;	/* cannot happen: 53 fields fit */
 }
 
+/* The canonical text form of a layout. */
 size_t
 sfl_format(const sfl_layout *l, char *buf)
 {
@@ -764,6 +790,7 @@ sfl_format(const sfl_layout *l, char *buf)
 	return o.len;
 }
 
+/* The printed diagram: the cells, a newline, the unit and epoch. */
 size_t
 sfl_diagram(const sfl_layout *l, char *buf)
 {

@@ -12,6 +12,7 @@
 
 #define TIME_DIGITS 17			/* yyyyMMddHHmmssSSS */
 
+/* Decimal digits of v (at least 1). */
 int
 sfl_decimal_width(uint64_t v)
 {
@@ -25,6 +26,7 @@ sfl_decimal_width(uint64_t v)
 	return n;
 }
 
+/* yyyyMMddHHmmssSSS-node-seq of a local time, node and sequence. */
 bool
 sfl_friendly_format(const sfl_layout *l, int64_t local_ms, uint64_t node,
 					uint64_t seq, char *buf)
@@ -54,6 +56,7 @@ decimal(const char *s, int n, uint64_t *v)
 	return true;
 }
 
+/* Read the friendly form back: shape, calendar, then node and sequence ranges. */
 sfl_status
 sfl_friendly_parse(const sfl_layout *l, const char *s, size_t len,
 				   int64_t *local_ms, uint64_t *node, uint64_t *seq,
@@ -108,6 +111,7 @@ shape:
 	return SFL_ERR_SYNTAX;
 }
 
+/* Value of a Base36 digit in any case, or -1. */
 int
 sfl_base36_digit(unsigned char c)
 {
@@ -120,6 +124,7 @@ sfl_base36_digit(unsigned char c)
 	return -1;
 }
 
+/* SCRU64's 12 lowercase Base36 digits of v < 36^12. */
 bool
 sfl_scru64_encode(uint64_t v, char *out)
 {
@@ -136,6 +141,7 @@ sfl_scru64_encode(uint64_t v, char *out)
 	return true;
 }
 
+/* 12 Base36 digits (any case) to their value. */
 sfl_status
 sfl_scru64_decode(const char *s, size_t len, uint64_t *v, long *bad_offset)
 {
