@@ -151,12 +151,8 @@ check_same_data() {
 check_same_definitions() {
 	local label=$1 db=$2 restored
 	restored=$(definitions $DST "$db")
-	if [ "$restored" == "$SOURCE_DEFINITIONS" ]; then
-		ok "$label: the same defaults, constraints, indexes, partition bounds and views ($(wc -l <<<"$restored") definitions)"
-	else
-		not_ok "$label: definitions differ from the source"
-		diff <(echo "$SOURCE_DEFINITIONS") <(echo "$restored") | sed 's/^/# /'
-	fi
+	check_same "$label: the same $(wc -l <<<"$SOURCE_DEFINITIONS") defaults, constraints, indexes, partition bounds and views" \
+		"$SOURCE_DEFINITIONS" "$restored"
 	check "$label: every index is valid and ready" "0" \
 		"$(sql $DST "$db" -c "SELECT count(*) FROM pg_index WHERE NOT (indisvalid AND indisready)")"
 }
