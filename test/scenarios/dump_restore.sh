@@ -136,8 +136,7 @@ SQL
 
 # check_same_data LABEL DB: every table holds the source's rows
 check_same_data() {
-	local label=$1 db=$2 line table src_line
-	local restored
+	local label=$1 db=$2 line table src_line restored
 	restored=$(fingerprint $DST "$db")
 	while IFS= read -r src_line; do
 		table=${src_line%%|*}
@@ -228,7 +227,7 @@ check_restored() {
 
 # --- the source -------------------------------------------------------------
 for s in $SRC $DST; do
-	if ! pg_new $s || ! pg_start $s; then
+	if ! pg_new "$s" || ! pg_start "$s"; then
 		not_ok "dump_restore: server $s starts"
 		exit 1
 	fi

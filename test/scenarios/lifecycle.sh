@@ -231,7 +231,7 @@ check "CREATE EXTENSION again: ext.gen_ulid() works" "26" "$(sql lc -c "SELECT l
 # --- 3. upgrades ---------------------------------------------------------------
 default=$(sql postgres -c "SELECT default_version FROM pg_available_extensions WHERE name = 'ulid'")
 versions=$(sql postgres -c "SELECT version FROM pg_available_extension_versions WHERE name = 'ulid'" | sort -V)
-echo "# default version $default; installable versions: $(echo $versions)"
+echo "# default version $default; installable versions: ${versions//$'\n'/ }"
 sql postgres -c "CREATE DATABASE upgrade_fresh"
 sql upgrade_fresh -c "CREATE EXTENSION ulid"
 fresh=$(objects upgrade_fresh)
