@@ -48,8 +48,8 @@ sqlstate() {
 }
 
 # The extension's objects with what an upgrade script could get wrong:
-# function markings, result type and symbol; operator properties; type
-# layout; cast context; every operator and support function of its
+# function markings, result type, symbol and privileges; privileges of
+# views; operator properties; type layout; cast context; every operator and support function of its
 # operator families; comments.
 OBJECTS_SQL=$(
 	cat <<'SQL'
@@ -64,9 +64,12 @@ WITH members AS (
     JOIN members m ON m.classid = 'pg_opfamily'::regclass AND m.objid = p.amprocfamily
 )
 SELECT pg_describe_object(o.classid, o.objid, o.objsubid)
-    || coalesce((SELECT format(' [%s %s strict=%s leakproof=%s returns %s, %s %s]', provolatile, proparallel,
-                               proisstrict, proleakproof, prorettype::regtype, (SELECT lanname FROM pg_language WHERE oid = prolang), prosrc)
+    || coalesce((SELECT format(' [%s %s strict=%s leakproof=%s returns %s, %s %s, acl %s]', provolatile, proparallel,
+                               proisstrict, proleakproof, prorettype::regtype,
+                               (SELECT lanname FROM pg_language WHERE oid = prolang), prosrc, proacl)
                  FROM pg_proc p WHERE o.classid = 'pg_proc'::regclass AND p.oid = o.objid), '')
+    || coalesce((SELECT format(' [acl %s]', relacl)
+                 FROM pg_class c WHERE o.classid = 'pg_class'::regclass AND c.oid = o.objid), '')
     || coalesce((SELECT format(' [%s %s %s hashes=%s merges=%s]', oprcode, oprrest, oprjoin, oprcanhash, oprcanmerge)
                  FROM pg_operator p WHERE o.classid = 'pg_operator'::regclass AND p.oid = o.objid), '')
     || coalesce((SELECT format(' [%s %s %s %s %s %s %s]', typlen, typbyval, typalign, typstorage,
@@ -119,6 +122,11 @@ SELECT name, ok FROM (VALUES
     ('gen_ulid() increases', ext.ulid_cmp(ext.gen_ulid(), ext.gen_ulid()) < 0),
     ('gen_random_ulid() is now', ext.ulid_time(ext.gen_random_ulid()) BETWEEN now() - interval '1 minute' AND clock_timestamp()),
     ('gen_ulid(at)', ext.ulid_time(ext.gen_ulid('2024-04-05 19:34:38.901Z')) = '2024-04-05 19:34:38.901Z'),
+    ('gen_monotonic_ulid() increases', ext.ulid_cmp(ext.gen_monotonic_ulid(), ext.gen_monotonic_ulid()) < 0),
+    ('ulid_monotonic_advance', (SELECT ext.gen_monotonic_ulid() OPERATOR(ext.>) a
+                                FROM (SELECT ext.ulid_upper(now() + interval '1 second') AS a) v,
+                                     LATERAL ext.ulid_monotonic_advance(a))),
+    ('ulid_generator_state', (SELECT issued > 0 FROM ext.ulid_generator_state WHERE kind = 'ulid')),
     ('ulid_time', ext.ulid_time('01HTQW311N1KR5G0Y75M3EF00H') = '2024-04-05 19:34:38.901Z'),
     ('ulid_unix_ms', ext.ulid_unix_ms('01HTQW311N1KR5G0Y75M3EF00H') = 1712345678901),
     ('ulid_random', ext.ulid_random('01HTQW311N1KR5G0Y75M3EF00H') = '\x0cf05803c72d06e78011'),
@@ -219,8 +227,9 @@ check "DROP EXTENSION is refused while a table uses the type" \
 	"2BP01: cannot drop extension ulid because other objects depend on it" \
 	"$(sqlstate lc "DROP EXTENSION ulid")"
 sql lc -c "DROP TABLE public.items" -c "DROP EXTENSION ulid"
-check "DROP EXTENSION leaves no object behind" "0|0|0|0" \
+check "DROP EXTENSION leaves no object behind" "0|0|0|0|0" \
 	"$(sql lc -c "SELECT (SELECT count(*) FROM pg_proc WHERE pronamespace = 'ext'::regnamespace),
+	                     (SELECT count(*) FROM pg_class WHERE relnamespace = 'ext'::regnamespace),
 	                     (SELECT count(*) FROM pg_type WHERE typnamespace = 'ext'::regnamespace),
 	                     (SELECT count(*) FROM pg_operator WHERE oprnamespace = 'ext'::regnamespace),
 	                     (SELECT count(*) FROM pg_opfamily WHERE opfnamespace = 'ext'::regnamespace)")"
