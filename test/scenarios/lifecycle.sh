@@ -13,7 +13,7 @@
 # 2. ALTER EXTENSION ... SET SCHEMA is refused (not relocatable), DROP
 #    EXTENSION is refused while a table uses the type, then drops every
 #    object; CREATE EXTENSION again gives the same objects.
-# 3. Upgrades: for every version with an install script, install it, put
+# 3. Upgrades: for every version CREATE EXTENSION can install, install it, put
 #    a table with an index on it, ALTER EXTENSION ulid UPDATE, and compare
 #    the extension's objects (with their markings) to a fresh install of
 #    the default version; amcheck verifies the index.  Every installed
@@ -49,8 +49,8 @@ sqlstate() {
 
 # The extension's objects with what an upgrade script could get wrong:
 # function markings, result type, symbol and privileges; privileges of
-# views; operator properties; type layout; cast context; every operator and support function of its
-# operator families; comments.
+# views; operator properties; type layout; cast context; every operator and
+# support function of its operator families; comments.
 OBJECTS_SQL=$(
 	cat <<'SQL'
 WITH members AS (
