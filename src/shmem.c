@@ -210,6 +210,14 @@ ulid_shmem_init(void)
 	shmem_startup_hook = shmem_startup;
 }
 
+#ifdef ULID_HAS_DSM_REGISTRY
+/* Initialise a new DSM-registry segment (17+). */
+static
+ULID_DSM_INIT_CALLBACK(dsm_init, ptr)
+{
+	init_shared((UlidSharedHeader *) ptr, ULID_DSM_STATES);
+}
+#else
 /* ERROR 55000: no shared state here, and exactly what to configure. */
 static void
 report_unavailable(void)
@@ -228,13 +236,6 @@ report_unavailable(void)
 			 errhint("Add ulid to shared_preload_libraries in postgresql.conf (shared_preload_libraries = 'ulid' if it lists no other library) and restart the server.") :
 			 errhint("Put shared_preload_libraries = '%s%sulid' in postgresql.conf and restart the server.",
 					 libs, libs[0] == '\0' ? "" : ", ")));
-}
-
-#ifdef ULID_HAS_DSM_REGISTRY
-static
-ULID_DSM_INIT_CALLBACK(dsm_init, ptr)
-{
-	init_shared((UlidSharedHeader *) ptr, ULID_DSM_STATES);
 }
 #endif
 

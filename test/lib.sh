@@ -5,7 +5,8 @@
 #   harness_init            private work dir, build, temp install, cleanup trap
 #   pg_new NAME [conf...]   initdb a throwaway server (unix socket only, its own
 #                           port in the run's private socket dir, run as the
-#                           postgres user, shared_preload_libraries = 'ulid')
+#                           postgres user, shared_preload_libraries =
+#                           '$ULID_PRELOAD', by default 'ulid')
 #   pg_start/pg_stop/pg_crash NAME, psqlx NAME [psql args]
 #   ok/not_ok/check         count results (ok or not ok lines)
 #   wait_until SECS cmd...  poll a command until it succeeds
@@ -136,7 +137,7 @@ pg_new() {
 		echo "port = $port"
 		echo "listen_addresses = ''"
 		echo "unix_socket_directories = '$ULID_WORK/sock'"
-		echo "shared_preload_libraries = 'ulid'"
+		echo "shared_preload_libraries = '${ULID_PRELOAD-ulid}'"
 		echo "fsync = off"
 		echo "max_connections = 40"
 		echo "timezone = 'UTC'"

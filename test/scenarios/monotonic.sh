@@ -15,8 +15,9 @@ if ! pg_new $S || ! pg_start $S; then
 fi
 psqlx $S -c "CREATE EXTENSION ulid"
 
-# offset_is VALUE: new sessions see ulid.clock_offset_ms = VALUE (after a reload)
-offset_is() { [ "$(psqlx $S -c "SHOW ulid.clock_offset_ms")" == "$1" ]; }
+# offset_is VALUE: new sessions see ulid.clock_offset_ms = VALUE (after a
+# reload; LOAD defines the setting where ulid is not preloaded)
+offset_is() { [ "$(psqlx $S -c "LOAD 'ulid'" -c "SHOW ulid.clock_offset_ms")" == "$1" ]; }
 
 # --- 4 sessions x 100k ids at once -------------------------------------------
 # Each call is bracketed by two values of one sequence (before, after): when
@@ -95,7 +96,7 @@ check "clock behind: gen_ulid() reads the same shifted clock" t \
 	"$(psqlx $S -c "SELECT ulid_unix_ms(gen_ulid()) - (extract(epoch FROM clock_timestamp()) * 1000)::bigint BETWEEN -5500 AND -4900")"
 
 # a forward offset is rejected (it would be persisted into the floor)
-out=$(psqlx $S -v VERBOSITY=verbose -c "ALTER SYSTEM SET ulid.clock_offset_ms = 5" 2>&1)
+out=$(psqlx $S -v VERBOSITY=verbose -c "LOAD 'ulid'" -c "ALTER SYSTEM SET ulid.clock_offset_ms = 5" 2>&1)
 case $out in
 *22023*"is outside the valid range for parameter \"ulid.clock_offset_ms\""*) ok "clock offset: a forward offset is rejected" ;;
 *) not_ok "clock offset: a forward offset is rejected (got: $out)" ;;
