@@ -182,6 +182,15 @@ in_root() {
 		DEBIAN_FRONTEND=noninteractive "$@"
 }
 
+# root_sync ROOT: the machine's name resolution, CA certificates and npm
+# settings into a chroot, so that apt and npm reach what they reach here
+root_sync() {
+	cp /etc/hosts /etc/resolv.conf "$1/etc/"
+	cp /etc/ssl/certs/ca-certificates.crt "$1/etc/ssl/certs/" 2>/dev/null
+	[ -f /etc/npmrc ] && cp /etc/npmrc "$1/etc/"
+	return 0
+}
+
 # package_root MAJOR: $cache/pgMAJOR-root, a chroot of the suite with
 # Debian's postgresql-MAJOR packages and what test/run needs
 package_root() {
@@ -212,7 +221,7 @@ package_root() {
 	chmod 755 "$r/usr/sbin/policy-rc.d"
 	mkdir -p "$r/etc/postgresql-common"
 	echo "create_main_cluster = false" >"$r/etc/postgresql-common/createcluster.conf"
-	cp /etc/hosts /etc/resolv.conf "$r/etc/"
+	root_sync "$r"
 	mkdir -p "$r/root/deps"
 	cp "$here/deps.sh" "$r/root/deps/"
 	say "PostgreSQL $major: installing Debian's postgresql-$major from $s in $r (log: $log)"
@@ -276,6 +285,7 @@ run_suite() {
 	# (fd 9, the lock, is closed: servers must not inherit it)
 	# shellcheck disable=SC2086
 	if [ "$mode" == package ]; then
+		root_sync "$r"
 		in_root "$r" env "${env[@]}" PG_MAJOR="$major" bash -c "$script" _ "${work_copy#"$r"}" $layers
 	else
 		env "${env[@]}" bash -c "$script" _ "$work_copy" $layers
