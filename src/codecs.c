@@ -308,20 +308,55 @@ ulid_to_base62(PG_FUNCTION_ARGS)
 	PG_RETURN_TEXT_P(t);
 }
 
-PG_FUNCTION_INFO_V1(ulid_from_base62);
-Datum
-ulid_from_base62(PG_FUNCTION_ARGS)
+/*
+ * Decode text argument 0 of SQL function fname as form, raising its error;
+ * ULID_FORM_NONE reads any form (ulid_parse).  *plen and *ns receive the
+ * prefix length and namespace of TypeIDs and GSIDs.
+ */
+static pg_ulid_t *
+decode_arg(FunctionCallInfo fcinfo, const char *fname, ulid_text_form form,
+		   size_t *plen, uint32 *ns)
 {
 	text	   *t = PG_GETARG_TEXT_PP(0);
 	const char *s = VARDATA_ANY(t);
 	size_t		len = VARSIZE_ANY_EXHDR(t);
 	pg_ulid_t  *u = new_ulid();
+	bool		any_form = (form == ULID_FORM_NONE);
 	ulid_codec_error e;
-	ulid_codec_status st = ulid_base62_decode(s, len, u->data, &e);
+	ulid_codec_status st;
 
+	switch (form)
+	{
+		case ULID_FORM_BASE62:
+			st = ulid_base62_decode(s, len, u->data, &e);
+			break;
+		case ULID_FORM_GSID:
+			st = ulid_gsid_decode(s, len, u->data, plen, ns, &e);
+			break;
+		case ULID_FORM_TYPEID:
+			st = ulid_typeid_decode(s, len, u->data, plen, &e);
+			break;
+		default:
+			st = ulid_parse_text(s, len, u->data, &form, &e);
+			break;
+	}
 	if (st != ULID_CODEC_OK)
-		report_decode_error("ulid_from_base62", ULID_FORM_BASE62, 0, false, s, len, st, &e);
-	PG_RETURN_ULID_P(u);
+		report_decode_error(fname, form, 0, any_form, s, len, st, &e);
+	return u;
+}
+
+/* The prefix of the TypeID or GSID argument 0, plen bytes long. */
+static text *
+prefix_of_arg(FunctionCallInfo fcinfo, size_t plen)
+{
+	return cstring_to_text_with_len(VARDATA_ANY(PG_GETARG_TEXT_PP(0)), (int) plen);
+}
+
+PG_FUNCTION_INFO_V1(ulid_from_base62);
+Datum
+ulid_from_base62(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_ULID_P(decode_arg(fcinfo, "ulid_from_base62", ULID_FORM_BASE62, NULL, NULL));
 }
 
 /* ERROR 22023 unless prefix is a valid TypeID (typeid) or GSID prefix */
@@ -409,22 +444,6 @@ gen_gsid(PG_FUNCTION_ARGS)
 	PG_RETURN_TEXT_P(gsid_text(DatumGetUlidP(gen_ulid(gen_fcinfo)), prefix, (uint32) ns));
 }
 
-/* Decode the GSID argument 0 of fname; the prefix length and namespace. */
-static pg_ulid_t *
-gsid_arg(FunctionCallInfo fcinfo, const char *fname, size_t *plen, uint32 *ns)
-{
-	text	   *t = PG_GETARG_TEXT_PP(0);
-	const char *s = VARDATA_ANY(t);
-	size_t		len = VARSIZE_ANY_EXHDR(t);
-	pg_ulid_t  *u = new_ulid();
-	ulid_codec_error e;
-	ulid_codec_status st = ulid_gsid_decode(s, len, u->data, plen, ns, &e);
-
-	if (st != ULID_CODEC_OK)
-		report_decode_error(fname, ULID_FORM_GSID, 0, false, s, len, st, &e);
-	return u;
-}
-
 PG_FUNCTION_INFO_V1(gsid_to_ulid);
 Datum
 gsid_to_ulid(PG_FUNCTION_ARGS)
@@ -432,7 +451,7 @@ gsid_to_ulid(PG_FUNCTION_ARGS)
 	size_t		plen;
 	uint32		ns;
 
-	PG_RETURN_ULID_P(gsid_arg(fcinfo, "gsid_to_ulid", &plen, &ns));
+	PG_RETURN_ULID_P(decode_arg(fcinfo, "gsid_to_ulid", ULID_FORM_GSID, &plen, &ns));
 }
 
 PG_FUNCTION_INFO_V1(gsid_prefix);
@@ -442,8 +461,8 @@ gsid_prefix(PG_FUNCTION_ARGS)
 	size_t		plen;
 	uint32		ns;
 
-	(void) gsid_arg(fcinfo, "gsid_prefix", &plen, &ns);
-	PG_RETURN_TEXT_P(cstring_to_text_with_len(VARDATA_ANY(PG_GETARG_TEXT_PP(0)), (int) plen));
+	(void) decode_arg(fcinfo, "gsid_prefix", ULID_FORM_GSID, &plen, &ns);
+	PG_RETURN_TEXT_P(prefix_of_arg(fcinfo, plen));
 }
 
 PG_FUNCTION_INFO_V1(gsid_namespace);
@@ -453,7 +472,7 @@ gsid_namespace(PG_FUNCTION_ARGS)
 	size_t		plen;
 	uint32		ns;
 
-	(void) gsid_arg(fcinfo, "gsid_namespace", &plen, &ns);
+	(void) decode_arg(fcinfo, "gsid_namespace", ULID_FORM_GSID, &plen, &ns);
 	PG_RETURN_INT64((int64) ns);
 }
 
@@ -473,29 +492,13 @@ ulid_to_typeid(PG_FUNCTION_ARGS)
 	PG_RETURN_TEXT_P(t);
 }
 
-/* Decode the TypeID argument 0 of fname; the prefix length. */
-static pg_ulid_t *
-typeid_arg(FunctionCallInfo fcinfo, const char *fname, size_t *plen)
-{
-	text	   *t = PG_GETARG_TEXT_PP(0);
-	const char *s = VARDATA_ANY(t);
-	size_t		len = VARSIZE_ANY_EXHDR(t);
-	pg_ulid_t  *u = new_ulid();
-	ulid_codec_error e;
-	ulid_codec_status st = ulid_typeid_decode(s, len, u->data, plen, &e);
-
-	if (st != ULID_CODEC_OK)
-		report_decode_error(fname, ULID_FORM_TYPEID, 0, false, s, len, st, &e);
-	return u;
-}
-
 PG_FUNCTION_INFO_V1(typeid_to_ulid);
 Datum
 typeid_to_ulid(PG_FUNCTION_ARGS)
 {
 	size_t		plen;
 
-	PG_RETURN_ULID_P(typeid_arg(fcinfo, "typeid_to_ulid", &plen));
+	PG_RETURN_ULID_P(decode_arg(fcinfo, "typeid_to_ulid", ULID_FORM_TYPEID, &plen, NULL));
 }
 
 PG_FUNCTION_INFO_V1(typeid_prefix);
@@ -504,25 +507,15 @@ typeid_prefix(PG_FUNCTION_ARGS)
 {
 	size_t		plen;
 
-	(void) typeid_arg(fcinfo, "typeid_prefix", &plen);
-	PG_RETURN_TEXT_P(cstring_to_text_with_len(VARDATA_ANY(PG_GETARG_TEXT_PP(0)), (int) plen));
+	(void) decode_arg(fcinfo, "typeid_prefix", ULID_FORM_TYPEID, &plen, NULL);
+	PG_RETURN_TEXT_P(prefix_of_arg(fcinfo, plen));
 }
 
 PG_FUNCTION_INFO_V1(ulid_parse);
 Datum
 ulid_parse(PG_FUNCTION_ARGS)
 {
-	text	   *t = PG_GETARG_TEXT_PP(0);
-	const char *s = VARDATA_ANY(t);
-	size_t		len = VARSIZE_ANY_EXHDR(t);
-	pg_ulid_t  *u = new_ulid();
-	ulid_text_form form;
-	ulid_codec_error e;
-	ulid_codec_status st = ulid_parse_text(s, len, u->data, &form, &e);
-
-	if (st != ULID_CODEC_OK)
-		report_decode_error("ulid_parse", form, 0, true, s, len, st, &e);
-	PG_RETURN_ULID_P(u);
+	PG_RETURN_ULID_P(decode_arg(fcinfo, "ulid_parse", ULID_FORM_NONE, NULL, NULL));
 }
 
 /* ulid_try_parse(text): as ulid_parse, but NULL for text that is no ULID */
