@@ -8,7 +8,7 @@ pkgs=(
 	"postgresql-$PG_MAJOR" "postgresql-server-dev-$PG_MAJOR" "postgresql-client-$PG_MAJOR"
 	make gcc libc6-dev
 	clang libclang-rt-14-dev    # libFuzzer and the sanitizers
-	valgrind
+	valgrind gnuplot-nox        # benchmark plots
 	procps util-linux           # pgrep/ps, runuser
 )
 missing=()

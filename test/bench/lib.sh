@@ -104,3 +104,30 @@ target() {
 		else print (v <= l ? "meets" : "MISSES") " (at most " l "x)" }')
 	report "| $1 | ${2}x | $verdict |"
 }
+
+# The primary-key types compared by the growth, concurrency and read
+# benchmarks: NAME|COLUMN TYPE|DEFAULT expression ("" for serial types).
+BENCH_KEYS=(
+	"gen_ulid|ulid|gen_ulid()"
+	"gen_random_ulid|ulid|gen_random_ulid()"
+	"gen_random_uuid|uuid|gen_random_uuid()"
+	"bigserial|bigserial|"
+)
+
+# key_table NAME: drop and create table k_NAME (id <key> PRIMARY KEY, payload int)
+key_table() {
+	local spec name type def
+	for spec in "${BENCH_KEYS[@]}"; do
+		IFS='|' read -r name type def <<<"$spec"
+		[ "$name" = "$1" ] || continue
+		bench_psql -q -c "DROP TABLE IF EXISTS k_$name" \
+			-c "CREATE TABLE k_$name (id $type PRIMARY KEY ${def:+DEFAULT $def}, payload int)" >/dev/null
+		return 0
+	done
+	echo "bench: unknown key $1" >&2
+	exit 1
+}
+key_names() {
+	local spec
+	for spec in "${BENCH_KEYS[@]}"; do echo "${spec%%|*}"; done
+}

@@ -6,7 +6,8 @@
 #
 #   test/bench/run.sh              default size (about 10 minutes)
 #   ULID_BENCH_QUICK=1 test/bench/run.sh   small sizes, proves the scripts work
-#   ULID_BENCH_ONLY="ulid" ...     only bench_ulid.sh (names without bench_)
+#   ULID_BENCH_ONLY="generators ulid_type" ...   only those bench_NN_<name>.sh
+#                                  (ulid_type's ratio table needs generators)
 #
 # The Markdown report goes to test/bench/results/report.md (or
 # $ULID_BENCH_OUT/report.md).
@@ -42,7 +43,7 @@ report "- sizes: N = $ULID_BENCH_N values per query, $ULID_BENCH_REPS measured r
 
 for b in "$here"/bench_*.sh; do
 	name=$(basename "$b" .sh)
-	name=${name#bench_}
+	name=${name#bench_[0-9][0-9]_}
 	if [ -n "${ULID_BENCH_ONLY:-}" ] && [[ " $ULID_BENCH_ONLY " != *" $name "* ]]; then
 		continue
 	fi

@@ -1,16 +1,10 @@
-# The ulid type and its per-backend generator against uuid (issue 2's targets).
+# The ulid type against uuid: text I/O, sorting, bulk insert, and the ratio
+# table with issue 2's targets (generation comes from bench_10_generators.sh).
 # Sourced by test/bench/run.sh.
 N=$ULID_BENCH_N
 
 report ""
 report "## The ulid type vs uuid"
-
-# --- generation: net ns per id over the loop floor --------------------------
-bench_queries "Generating $N ids" \
-	floor "SELECT count(g) FROM generate_series(1, $N) g" \
-	gen_random_uuid "SELECT count(gen_random_uuid()) FROM generate_series(1, $N) g" \
-	gen_ulid "SELECT count(gen_ulid()) FROM generate_series(1, $N) g" \
-	gen_random_ulid "SELECT count(gen_random_ulid()) FROM generate_series(1, $N) g"
 
 # --- text I/O ------------------------------------------------------------------
 bench_psql -q -c "DROP TABLE IF EXISTS io_t" -c "CREATE TABLE io_t AS
@@ -75,6 +69,7 @@ report "#### Ratios against uuid (same server, same run)"
 report ""
 report "| measure | ulid / uuid | target |"
 report "|---|---:|---|"
+# generation was measured by bench_10_generators.sh in this run
 target "gen_ulid() net ns/id ($(net_ns gen_ulid floor "$N") vs $(net_ns gen_random_uuid floor "$N"))" \
 	"$(ratio gen_ulid gen_random_uuid floor)" 0.1
 target "gen_random_ulid() net ns/id ($(net_ns gen_random_ulid floor "$N"))" \
