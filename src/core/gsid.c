@@ -55,10 +55,8 @@ ulid_gsid_decode(const char *s, size_t len, uint8_t id[16], size_t *prefix_len,
 	const char *body = s + sep + 1;
 	size_t		body_len;
 	size_t		bad;
-	uint64_t	ms_hi,
-				ms,
-				ns_hi,
-				ns_lo,
+	uint64_t	ms,
+				ns64,
 				rnd_hi,
 				rnd_lo;
 	ulid_codec_status st;
@@ -76,15 +74,16 @@ ulid_gsid_decode(const char *s, size_t len, uint8_t id[16], size_t *prefix_len,
 	if (body_len != ULID_GSID_BODY_LEN)
 		return ulid_codec_fail(err, ULID_CODEC_BAD_LENGTH, sep + 1, body_len);
 
-	/* valid digits of at most 14 characters cannot fail to decode */
-	(void) ulid_b62_decode_fixed(body, ULID_GSID_TIME_CHARS, &ms_hi, &ms, NULL);
+	/* 8 and 6 characters fit 64 bits; the 14 random ones are 4 + 10 */
+	ms = ulid_b62_value_u64(body, ULID_GSID_TIME_CHARS);
 	body += ULID_GSID_TIME_CHARS;
-	(void) ulid_b62_decode_fixed(body, ULID_GSID_NS_CHARS, &ns_hi, &ns_lo, NULL);
-	if (ns_lo > UINT32_MAX)
+	ns64 = ulid_b62_value_u64(body, ULID_GSID_NS_CHARS);
+	if (ns64 > UINT32_MAX)
 		return ulid_codec_fail(err, ULID_CODEC_NAMESPACE_OVERFLOW,
 							   sep + 1 + ULID_GSID_TIME_CHARS, ULID_GSID_NS_CHARS);
 	body += ULID_GSID_NS_CHARS;
-	(void) ulid_b62_decode_fixed(body, ULID_GSID_RANDOM_CHARS, &rnd_hi, &rnd_lo, NULL);
+	ulid_b62_mul_add(ulid_b62_value_u64(body, 4), ULID_B62_POW10,
+					 ulid_b62_value_u64(body + 4, 10), &rnd_hi, &rnd_lo);
 	if (rnd_hi > 0xFFFF)
 		return ulid_codec_fail(err, ULID_CODEC_RANDOM_OVERFLOW,
 							   len - ULID_GSID_RANDOM_CHARS, ULID_GSID_RANDOM_CHARS);
@@ -92,6 +91,6 @@ ulid_gsid_decode(const char *s, size_t len, uint8_t id[16], size_t *prefix_len,
 	ulid_store_be64(id, (ms << 16) | rnd_hi);
 	ulid_store_be64(id + 8, rnd_lo);
 	*prefix_len = sep;
-	*ns = (uint32_t) ns_lo;
+	*ns = (uint32_t) ns64;
 	return ULID_CODEC_OK;
 }

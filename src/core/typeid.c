@@ -48,11 +48,32 @@ ulid_typeid_encode(const uint8_t id[16], const char *prefix, size_t prefix_len,
 	return (size_t) (p - out) + ULID_TYPEID_SUFFIX_LEN;
 }
 
-/* Is c a lowercase Crockford Base32 digit? */
-static inline bool
-typeid_digit(unsigned char c)
+/* Offset of the first byte of s[0..len) that is no lowercase digit, or len. */
+static size_t
+typeid_first_bad(const char *s, size_t len)
 {
-	return ulid_b32_digit(c) >= 0 && (c < 'A' || c > 'Z');
+	for (size_t i = 0; i < len; i++)
+	{
+		unsigned char c = (unsigned char) s[i];
+
+		if (ulid_b32_digit(c) < 0 || (c >= 'A' && c <= 'Z'))
+			return i;
+	}
+	return len;
+}
+
+/*
+ * Given 26 valid Base32 digits, are they all lowercase?  Digits and
+ * lowercase letters have bit 0x20 set, uppercase letters do not.
+ */
+static inline bool
+all_lowercase(const char *s)
+{
+	unsigned char all = 0xFF;
+
+	for (int i = 0; i < ULID_TYPEID_SUFFIX_LEN; i++)
+		all &= (unsigned char) s[i];
+	return (all & 0x20) != 0;
 }
 
 ulid_codec_status
@@ -61,6 +82,8 @@ ulid_typeid_decode(const char *s, size_t len, uint8_t id[16],
 {
 	size_t		sep = ulid_codec_last_underscore(s, len);
 	size_t		start;
+	const char *suffix;
+	size_t		suffix_len;
 	ulid_codec_status st;
 
 	if (sep == len)
@@ -75,13 +98,21 @@ ulid_typeid_decode(const char *s, size_t len, uint8_t id[16],
 		start = sep + 1;
 	}
 
-	for (size_t i = start; i < len; i++)
-		if (!typeid_digit((unsigned char) s[i]))
-			return ulid_codec_fail(err, ULID_CODEC_BAD_CHAR, i, 1);
-	if (len - start != ULID_TYPEID_SUFFIX_LEN)
-		return ulid_codec_fail(err, ULID_CODEC_BAD_LENGTH, start, len - start);
-	if (ulid_b32_decode(s + start, ULID_TYPEID_SUFFIX_LEN, id, NULL) != ULID_B32_OK)
-		return ulid_codec_fail(err, ULID_CODEC_OVERFLOW, start, ULID_TYPEID_SUFFIX_LEN);
+	suffix = s + start;
+	suffix_len = len - start;
+	if (suffix_len != ULID_TYPEID_SUFFIX_LEN ||
+		ulid_b32_decode(suffix, suffix_len, id, NULL) != ULID_B32_OK ||
+		!all_lowercase(suffix))
+	{
+		/* what is wrong: a bad character first, then the length, overflow */
+		size_t		bad = typeid_first_bad(suffix, suffix_len);
+
+		if (bad < suffix_len)
+			return ulid_codec_fail(err, ULID_CODEC_BAD_CHAR, start + bad, 1);
+		if (suffix_len != ULID_TYPEID_SUFFIX_LEN)
+			return ulid_codec_fail(err, ULID_CODEC_BAD_LENGTH, start, suffix_len);
+		return ulid_codec_fail(err, ULID_CODEC_OVERFLOW, start, suffix_len);
+	}
 	*prefix_len = sep == len ? 0 : sep;
 	return ULID_CODEC_OK;
 }

@@ -124,12 +124,14 @@ main(void)
 		CHECK(ulid_b62_encode_fixed(0, 218340105584895u, 8, buf) && memcmp(buf, "zzzzzzzz", 8) == 0,
 			  "62^8-1 fits 8 chars");
 		CHECK(!ulid_b62_encode_fixed(0, 218340105584896u, 8, buf), "62^8 does not fit 8 chars");
-		CHECK(ulid_b62_decode_fixed("0000000000000000000000000000000001", 34, &hi, &lo, &e) == ULID_CODEC_OK &&
-			  hi == 0 && lo == 1, "leading zeros beyond 22 characters are fine");
-		CHECK(ulid_b62_decode_fixed("", 0, &hi, &lo, &e) == ULID_CODEC_OK && hi == 0 && lo == 0,
-			  "no characters is zero");
-		CHECK(ulid_b62_decode_fixed("10000000000000000000000", 23, &hi, &lo, &e) == ULID_CODEC_OVERFLOW,
-			  "62^22 overflows");
+		CHECK(ulid_b62_value_u64("zzzzzzzzzz", 10) == UINT64_C(839299365868340223), "zzzzzzzzzz is 62^10-1");
+		CHECK(ulid_b62_value_u64("0000000001", 10) == 1 && ulid_b62_value_u64("", 0) == 0,
+			  "leading zeros; no characters is zero");
+		ulid_b62_mul_add(UINT64_MAX, UINT64_MAX, UINT64_MAX, &hi, &lo);
+		CHECK(hi == UINT64_MAX && lo == 0, "(2^64-1)^2 + 2^64-1 = 2^128 - 2^64");
+		ulid_b62_mul_add(UINT64_C(0x123456789abcdef0), UINT64_C(0xfedcba9876543210), 7, &hi, &lo);
+		CHECK((((u128) hi << 64) | lo) == (u128) UINT64_C(0x123456789abcdef0) * UINT64_C(0xfedcba9876543210) + 7,
+			  "64 x 64 -> 128-bit multiply-add agrees with __int128");
 	}
 
 	for (int c = 0; c < 256; c++)
