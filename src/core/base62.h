@@ -67,7 +67,7 @@ ulid_b62_mul_add(uint64_t a, uint64_t m, uint64_t b, uint64_t *hi, uint64_t *lo)
 extern size_t ulid_b62_first_bad(const char *s, size_t len);
 
 /*
- * Write the 128-bit value hi:lo as exactly width (<= 25) characters,
+ * Write the 128-bit value hi:lo as exactly width (<= 22) characters,
  * zero-padded on the left.  Returns false, with out unspecified, when the
  * value needs more than width characters.
  */
