@@ -282,9 +282,210 @@ COMMENT ON CAST (timestamptz AS ulid) IS 'smallest ULID of that millisecond (uli
 -- Shared generator state (gen_monotonic_ulid and its operation)
 -----------------------------------------------------------------------------
 
+-- Needs shared memory: shared_preload_libraries = 'ulid', or the DSM registry
+-- on PostgreSQL 17+.  PARALLEL SAFE (unlike gen_ulid()): the state lives in
+-- shared memory, which parallel workers see as their leader does, so a value
+-- returned in a worker is also above every value returned before on the server.
+CREATE FUNCTION gen_monotonic_ulid() RETURNS ulid
+    AS 'MODULE_PATHNAME', 'gen_monotonic_ulid' LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION gen_monotonic_ulid() IS 'ULID strictly greater than every value any backend of the server returned before, also across restarts and crashes';
+
+-- PARALLEL RESTRICTED: it writes the floor file, which belongs in the leader;
+-- restricted rather than unsafe so that the query computing its argument
+-- (SELECT ulid_monotonic_advance(max(id)) FROM t) can still scan in parallel.
+CREATE FUNCTION ulid_monotonic_advance(ulid) RETURNS void
+    AS 'MODULE_PATHNAME', 'ulid_monotonic_advance' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION ulid_monotonic_advance(ulid) IS 'make every later gen_monotonic_ulid() value greater than this one, also after a restart (superuser only)';
+REVOKE ALL ON FUNCTION ulid_monotonic_advance(ulid) FROM PUBLIC;
+
+CREATE FUNCTION ulid_generator_state(
+        OUT kind text, OUT layout text, OUT node bigint,
+        OUT last_tick bigint, OUT last_time timestamptz, OUT sequence bigint,
+        OUT last_id text, OUT issued bigint, OUT borrows bigint,
+        OUT waits bigint, OUT failures bigint, OUT persisted_floor timestamptz)
+    RETURNS SETOF record
+    AS 'MODULE_PATHNAME', 'ulid_generator_state' LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION ulid_generator_state() IS 'one row per live shared generator state (superuser only; the ulid_generator_state view)';
+REVOKE ALL ON FUNCTION ulid_generator_state() FROM PUBLIC;
+
+CREATE VIEW ulid_generator_state AS SELECT * FROM ulid_generator_state();
+COMMENT ON VIEW ulid_generator_state IS 'one row per live shared generator state: kind, layout, node, last tick and id, sequence, counts, the persisted restart floor (superuser only)';
+REVOKE ALL ON ulid_generator_state FROM PUBLIC;
+
 -----------------------------------------------------------------------------
 -- Snowflake layouts and generator
 -----------------------------------------------------------------------------
+
+-- A layout is data: the full definition behind a format-version byte, never
+-- a preset name, so stored layouts keep their meaning.  One parser and one
+-- validator serve the input function and both constructors.
+CREATE TYPE snowflake_layout;
+
+CREATE FUNCTION snowflake_layout_in(cstring) RETURNS snowflake_layout
+    AS 'MODULE_PATHNAME', 'snowflake_layout_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION snowflake_layout_out(snowflake_layout) RETURNS cstring
+    AS 'MODULE_PATHNAME', 'snowflake_layout_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION snowflake_layout_recv(internal) RETURNS snowflake_layout
+    AS 'MODULE_PATHNAME', 'snowflake_layout_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION snowflake_layout_send(snowflake_layout) RETURNS bytea
+    AS 'MODULE_PATHNAME', 'snowflake_layout_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE TYPE snowflake_layout (
+    INPUT = snowflake_layout_in,
+    OUTPUT = snowflake_layout_out,
+    RECEIVE = snowflake_layout_recv,
+    SEND = snowflake_layout_send,
+    INTERNALLENGTH = VARIABLE,
+    STORAGE = extended,
+    CATEGORY = 'U'
+);
+
+COMMENT ON TYPE snowflake_layout IS 'a Snowflake bit layout: time bits, unit and epoch, node fields, sequence, sign bit, order and sequence reset';
+COMMENT ON FUNCTION snowflake_layout_in(cstring) IS 'text input of snowflake_layout (a preset such as twitter, or custom(...))';
+COMMENT ON FUNCTION snowflake_layout_out(snowflake_layout) IS 'text output of snowflake_layout (the preset form when the definition is a preset)';
+COMMENT ON FUNCTION snowflake_layout_recv(internal) IS 'binary input of snowflake_layout (version byte and definition, validated)';
+COMMENT ON FUNCTION snowflake_layout_send(snowflake_layout) IS 'binary output of snowflake_layout (version byte and definition)';
+
+-- Equal definitions have equal bytes: core's bytea comparison and varlena
+-- hashing serve.  = is what matters (comparisons, DISTINCT, GROUP BY,
+-- joins); the order is the stored bytes' order, arbitrary but stable, so
+-- layouts can also be sorted, counted DISTINCT and indexed.
+CREATE FUNCTION snowflake_layout_eq(snowflake_layout, snowflake_layout) RETURNS boolean
+    AS 'byteaeq' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION snowflake_layout_ne(snowflake_layout, snowflake_layout) RETURNS boolean
+    AS 'byteane' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION snowflake_layout_lt(snowflake_layout, snowflake_layout) RETURNS boolean
+    AS 'bytealt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION snowflake_layout_le(snowflake_layout, snowflake_layout) RETURNS boolean
+    AS 'byteale' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION snowflake_layout_gt(snowflake_layout, snowflake_layout) RETURNS boolean
+    AS 'byteagt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION snowflake_layout_ge(snowflake_layout, snowflake_layout) RETURNS boolean
+    AS 'byteage' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION snowflake_layout_cmp(snowflake_layout, snowflake_layout) RETURNS integer
+    AS 'byteacmp' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION snowflake_layout_hash(snowflake_layout) RETURNS integer
+    AS 'hashvarlena' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION snowflake_layout_hash_extended(snowflake_layout, bigint) RETURNS bigint
+    AS 'hashvarlenaextended' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+
+CREATE OPERATOR = (
+    LEFTARG = snowflake_layout, RIGHTARG = snowflake_layout, PROCEDURE = snowflake_layout_eq,
+    COMMUTATOR = =, NEGATOR = <>, RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+    LEFTARG = snowflake_layout, RIGHTARG = snowflake_layout, PROCEDURE = snowflake_layout_ne,
+    COMMUTATOR = <>, NEGATOR = =, RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+    LEFTARG = snowflake_layout, RIGHTARG = snowflake_layout, PROCEDURE = snowflake_layout_lt,
+    COMMUTATOR = >, NEGATOR = >=, RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+    LEFTARG = snowflake_layout, RIGHTARG = snowflake_layout, PROCEDURE = snowflake_layout_le,
+    COMMUTATOR = >=, NEGATOR = >, RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+    LEFTARG = snowflake_layout, RIGHTARG = snowflake_layout, PROCEDURE = snowflake_layout_gt,
+    COMMUTATOR = <, NEGATOR = <=, RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+    LEFTARG = snowflake_layout, RIGHTARG = snowflake_layout, PROCEDURE = snowflake_layout_ge,
+    COMMUTATOR = <=, NEGATOR = <, RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+CREATE OPERATOR CLASS snowflake_layout_ops DEFAULT FOR TYPE snowflake_layout USING btree AS
+    OPERATOR 1 < ,
+    OPERATOR 2 <= ,
+    OPERATOR 3 = ,
+    OPERATOR 4 >= ,
+    OPERATOR 5 > ,
+    FUNCTION 1 snowflake_layout_cmp(snowflake_layout, snowflake_layout);
+CREATE OPERATOR CLASS snowflake_layout_hash_ops DEFAULT FOR TYPE snowflake_layout USING hash AS
+    OPERATOR 1 = ,
+    FUNCTION 1 snowflake_layout_hash(snowflake_layout),
+    FUNCTION 2 snowflake_layout_hash_extended(snowflake_layout, bigint);
+
+COMMENT ON FUNCTION snowflake_layout_eq(snowflake_layout, snowflake_layout) IS 'same definition';
+COMMENT ON FUNCTION snowflake_layout_ne(snowflake_layout, snowflake_layout) IS 'different definitions';
+COMMENT ON FUNCTION snowflake_layout_lt(snowflake_layout, snowflake_layout) IS 'before, in the arbitrary but stable order of stored definitions';
+COMMENT ON FUNCTION snowflake_layout_le(snowflake_layout, snowflake_layout) IS 'before or equal, in the arbitrary but stable order of stored definitions';
+COMMENT ON FUNCTION snowflake_layout_gt(snowflake_layout, snowflake_layout) IS 'after, in the arbitrary but stable order of stored definitions';
+COMMENT ON FUNCTION snowflake_layout_ge(snowflake_layout, snowflake_layout) IS 'after or equal, in the arbitrary but stable order of stored definitions';
+COMMENT ON FUNCTION snowflake_layout_cmp(snowflake_layout, snowflake_layout) IS 'btree support: the order of stored definitions';
+COMMENT ON FUNCTION snowflake_layout_hash(snowflake_layout) IS 'hash of a layout''s definition';
+COMMENT ON FUNCTION snowflake_layout_hash_extended(snowflake_layout, bigint) IS 'seeded 64-bit hash of a layout''s definition';
+COMMENT ON OPERATOR = (snowflake_layout, snowflake_layout) IS 'same definition';
+COMMENT ON OPERATOR <> (snowflake_layout, snowflake_layout) IS 'different definitions';
+COMMENT ON OPERATOR < (snowflake_layout, snowflake_layout) IS 'before, in the order of stored definitions';
+COMMENT ON OPERATOR <= (snowflake_layout, snowflake_layout) IS 'before or equal, in the order of stored definitions';
+COMMENT ON OPERATOR > (snowflake_layout, snowflake_layout) IS 'after, in the order of stored definitions';
+COMMENT ON OPERATOR >= (snowflake_layout, snowflake_layout) IS 'after or equal, in the order of stored definitions';
+
+-- Constructors.  snowflake_layout('twitter') with a literal is the type's
+-- input function (a function-style cast); with a text value it is the first
+-- constructor.  Both read the same text form, so they agree.
+CREATE FUNCTION snowflake_layout(name text, epoch timestamptz DEFAULT NULL,
+        node_bits integer DEFAULT NULL) RETURNS snowflake_layout
+    AS 'MODULE_PATHNAME', 'snowflake_layout_from_name' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION snowflake_layout(time_bits integer, unit text, epoch timestamptz, fields json,
+        sequence_bits integer, sign_bit boolean DEFAULT true,
+        sequence_above_node boolean DEFAULT false, sequence_reset text DEFAULT 'zero')
+    RETURNS snowflake_layout
+    AS 'MODULE_PATHNAME', 'snowflake_layout_custom' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION snowflake_layout_diagram(snowflake_layout) RETURNS text
+    AS 'MODULE_PATHNAME', 'snowflake_layout_diagram' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION snowflake_layout(text, timestamptz, integer) IS 'a layout from its text form (a preset name such as twitter), with the preset parameters epoch (sonyflake, CosId presets) and node_bits (scru64)';
+COMMENT ON FUNCTION snowflake_layout(integer, text, timestamptz, json, integer, boolean, boolean, text) IS 'a custom layout: time bits, unit (ms, 10ms, 256ms, s), epoch, node fields as a json object in order, sequence bits, sign bit, order, sequence reset (zero, random, carry)';
+COMMENT ON FUNCTION snowflake_layout_diagram(snowflake_layout) IS 'the bits of a layout as a printed diagram, and its time unit and epoch';
+
+-- Reading ids back: integer arithmetic, exact to the layout's unit.
+CREATE FUNCTION snowflake_time(id bigint, layout snowflake_layout) RETURNS timestamptz
+    AS 'MODULE_PATHNAME', 'snowflake_time' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION snowflake_unix_ms(id bigint, layout snowflake_layout) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'snowflake_unix_ms' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION snowflake_node(id bigint, layout snowflake_layout) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'snowflake_node' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION snowflake_field(id bigint, layout snowflake_layout, field text) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'snowflake_field' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION snowflake_sequence(id bigint, layout snowflake_layout) RETURNS integer
+    AS 'MODULE_PATHNAME', 'snowflake_sequence' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION snowflake_parts(id bigint, layout snowflake_layout) RETURNS jsonb
+    AS 'MODULE_PATHNAME', 'snowflake_parts' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION snowflake_pack(layout snowflake_layout, ts timestamptz, node bigint, sequence bigint)
+    RETURNS bigint
+    AS 'MODULE_PATHNAME', 'snowflake_pack' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION snowflake_lower(layout snowflake_layout, ts timestamptz) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'snowflake_lower' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION snowflake_upper(layout snowflake_layout, ts timestamptz) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'snowflake_upper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION snowflake_time(bigint, snowflake_layout) IS 'the time of an id (the start of its tick)';
+COMMENT ON FUNCTION snowflake_unix_ms(bigint, snowflake_layout) IS 'the time of an id as Unix milliseconds';
+COMMENT ON FUNCTION snowflake_node(bigint, snowflake_layout) IS 'all node fields of an id together';
+COMMENT ON FUNCTION snowflake_field(bigint, snowflake_layout, text) IS 'one field of an id: a node field by name, or time (ticks since the epoch), node or sequence';
+COMMENT ON FUNCTION snowflake_sequence(bigint, snowflake_layout) IS 'the sequence of an id';
+COMMENT ON FUNCTION snowflake_parts(bigint, snowflake_layout) IS 'an id''s time (UTC), unix_ms, each node field by name and sequence, as jsonb';
+COMMENT ON FUNCTION snowflake_pack(snowflake_layout, timestamptz, bigint, bigint) IS 'build an id from a time (floored to its tick), a node and a sequence';
+COMMENT ON FUNCTION snowflake_lower(snowflake_layout, timestamptz) IS 'smallest id of the tick holding a time: a range-scan bound';
+COMMENT ON FUNCTION snowflake_upper(snowflake_layout, timestamptz) IS 'largest id of the tick holding a time: a range-scan bound';
+
+-- Text forms of Snowflake ids (SPEC section 4), each with its exact inverse.
+CREATE FUNCTION snowflake_friendly(id bigint, layout snowflake_layout, zone text DEFAULT 'UTC')
+    RETURNS text
+    AS 'MODULE_PATHNAME', 'snowflake_friendly' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION snowflake_from_friendly(friendly text, layout snowflake_layout, zone text DEFAULT 'UTC')
+    RETURNS bigint
+    AS 'MODULE_PATHNAME', 'snowflake_from_friendly' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION scru64_text(id bigint) RETURNS text
+    AS 'MODULE_PATHNAME', 'scru64_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION scru64_from_text(text) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'scru64_from_text' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION snowflake_friendly(bigint, snowflake_layout, text) IS 'CosId friendly form yyyyMMddHHmmssSSS-node-seq, local time in zone';
+COMMENT ON FUNCTION snowflake_from_friendly(text, snowflake_layout, text) IS 'the id of a friendly form; rejects times off a tick and local times skipped or repeated in zone';
+COMMENT ON FUNCTION scru64_text(bigint) IS 'SCRU64''s 12-character lowercase Base36 text';
+COMMENT ON FUNCTION scru64_from_text(text) IS 'the id of SCRU64 text (12 Base36 characters, any case)';
 
 -----------------------------------------------------------------------------
 -- Text codecs

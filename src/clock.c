@@ -1,15 +1,41 @@
 /*-------------------------------------------------------------------------
  *
  * clock.c
- *	  The wall clock every generator reads.
+ *	  The wall clock every generator reads, and its test hook.
+ *
+ * ulid.clock_offset_ms (for testing only) shifts this clock back, so tests
+ * can exercise a wall clock that steps backwards for real: every generator
+ * (gen_ulid(), gen_monotonic_ulid(), snowflake_next()) reads the clock here.
+ * Only backwards: ids issued on a clock shifted forward would be persisted
+ * into the restart floor (shmem.c) and keep every later id ahead of the
+ * real time.  It is a SIGHUP setting, so it changes for all backends at
+ * once, and only a superuser can set it (ALTER SYSTEM or postgresql.conf).
  *
  *-------------------------------------------------------------------------
  */
 #include "ulid.h"
 
+#include <limits.h>
 #include <time.h>
 
-/* CLOCK_REALTIME in Unix milliseconds */
+#include "utils/guc.h"
+
+static int	clock_offset_ms = 0;
+
+void
+ulid_clock_init(void)
+{
+	DefineCustomIntVariable("ulid.clock_offset_ms",
+							"Shifts the ulid generators' clock back by this many milliseconds (for testing only).",
+							"Zero or negative; a forward shift is rejected because it would be persisted into the restart floor.",
+							&clock_offset_ms,
+							0, -INT_MAX, 0,
+							PGC_SIGHUP,
+							GUC_UNIT_MS | GUC_NOT_IN_SAMPLE | GUC_SUPERUSER_ONLY,
+							NULL, NULL, NULL);
+}
+
+/* CLOCK_REALTIME in Unix milliseconds, plus the (non-positive) test offset */
 int64
 ulid_clock_now_ms(void)
 {
@@ -17,5 +43,5 @@ ulid_clock_now_ms(void)
 
 	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
 		elog(ERROR, "clock_gettime(CLOCK_REALTIME) failed: %m");
-	return (int64) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (int64) ts.tv_sec * 1000 + ts.tv_nsec / 1000000 + clock_offset_ms;
 }

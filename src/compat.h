@@ -38,9 +38,24 @@
 	} while (0)
 #endif
 
-/* The DSM registry (GetNamedDSMSegment) arrived in 17. */
+/*
+ * The DSM registry (GetNamedDSMSegment) arrived in 17; 19 passes an extra
+ * argument through to the segment's init callback.  Declare the callback
+ * with ULID_DSM_INIT_CALLBACK(name, ptr) and call ulid_get_named_dsm().
+ */
 #if PG_VERSION_NUM >= 170000
 #define ULID_HAS_DSM_REGISTRY 1
+#include "storage/dsm_registry.h"
+#if PG_VERSION_NUM >= 190000
+#define ULID_DSM_INIT_CALLBACK(name, ptr) \
+	void name(void *ptr, void *arg pg_attribute_unused())
+#define ulid_get_named_dsm(name, size, init, found) \
+	GetNamedDSMSegment(name, size, init, found, NULL)
+#else
+#define ULID_DSM_INIT_CALLBACK(name, ptr) void name(void *ptr)
+#define ulid_get_named_dsm(name, size, init, found) \
+	GetNamedDSMSegment(name, size, init, found)
+#endif
 #endif
 
 /* btree skip support (opclass support function 6) arrived in 18. */

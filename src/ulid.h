@@ -60,7 +60,11 @@ extern int64 ulid_timestamptz_to_unix_ms(TimestampTz ts);
 extern TimestampTz ulid_unix_ms_to_timestamptz(int64 ms);
 
 /* clock.c: the generators' wall clock, in Unix milliseconds */
+extern void ulid_clock_init(void);
 extern int64 ulid_clock_now_ms(void);
+
+/* gen_monotonic.c: gen_monotonic_ulid() and its shared state */
+extern void ulid_gen_monotonic_init(void);
 
 /* random.c: the per-backend CSPRNG */
 extern void ulid_random_bytes(uint8 *out, size_t n);

@@ -13,8 +13,6 @@
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 
-PG_MODULE_MAGIC;
-
 #define ULID_SYNTAX_HINT \
 	"A ULID is 26 Crockford Base32 characters (0-9 and A-Z without I, L, O, U; any case), such as 01HTQW311N1KR5G0Y75M3EF00H."
 

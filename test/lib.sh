@@ -8,6 +8,7 @@
 #                           postgres user, shared_preload_libraries = 'ulid')
 #   pg_start/pg_stop/pg_crash NAME, psqlx NAME [psql args]
 #   ok/not_ok/check         count results (ok or not ok lines)
+#   wait_until SECS cmd...  poll a command until it succeeds
 # Every server started is stopped on exit, also on failure.
 
 ULID_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -175,4 +176,17 @@ count_results() {
 	p=$(grep -c '^ok' "$1")
 	f=$(grep -c '^not ok' "$1")
 	echo "$p $f"
+}
+
+# wait_until SECONDS command...: poll the command every 0.1 s until it
+# succeeds (status 0) or SECONDS pass (status 1)
+wait_until() {
+	local tries=$(($1 * 10))
+	shift
+	while [ "$tries" -gt 0 ]; do
+		"$@" && return 0
+		sleep 0.1
+		tries=$((tries - 1))
+	done
+	return 1
 }

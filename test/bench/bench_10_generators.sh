@@ -9,6 +9,7 @@ bench_queries "Generating $N ids" \
 	floor "SELECT count(g) FROM generate_series(1, $N) g" \
 	gen_ulid "SELECT count(gen_ulid()) FROM generate_series(1, $N) g" \
 	gen_random_ulid "SELECT count(gen_random_ulid()) FROM generate_series(1, $N) g" \
+	gen_monotonic_ulid "SELECT count(gen_monotonic_ulid()) FROM generate_series(1, $N) g" \
 	gen_random_uuid "SELECT count(gen_random_uuid()) FROM generate_series(1, $N) g" \
 	uuid_generate_v4 "SELECT count(uuid_generate_v4()) FROM generate_series(1, $N) g" \
 	uuid_generate_v1mc "SELECT count(uuid_generate_v1mc()) FROM generate_series(1, $N) g" \
@@ -17,7 +18,7 @@ bench_queries "Generating $N ids" \
 report ""
 report "| generator | net ns per id | vs gen_random_uuid() |"
 report "|---|---:|---:|"
-for g in gen_ulid gen_random_ulid gen_random_uuid uuid_generate_v4 uuid_generate_v1mc nextval; do
+for g in gen_ulid gen_random_ulid gen_monotonic_ulid gen_random_uuid uuid_generate_v4 uuid_generate_v1mc nextval; do
 	report "| $g | $(net_ns "$g" floor "$N") | $(ratio "$g" gen_random_uuid floor)x |"
 done
 report ""

@@ -100,7 +100,7 @@ target() {
 	local verdict
 	verdict=$(awk -v v="$2" -v l="$3" 'BEGIN {
 		if (v == "n/a") print "n/a";
-		else if (l < 0) print (v >= -l ? "meets" : "MISSES") " (at least " -l "x)";
+		else if (l < 0) print (v >= -l ? "meets" : "MISSES") " (at least " (0 - l) "x)";
 		else print (v <= l ? "meets" : "MISSES") " (at most " l "x)" }')
 	report "| $1 | ${2}x | $verdict |"
 }
@@ -110,6 +110,7 @@ target() {
 BENCH_KEYS=(
 	"gen_ulid|ulid|gen_ulid()"
 	"gen_random_ulid|ulid|gen_random_ulid()"
+	"gen_monotonic_ulid|ulid|gen_monotonic_ulid()"
 	"gen_random_uuid|uuid|gen_random_uuid()"
 	"bigserial|bigserial|"
 )

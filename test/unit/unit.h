@@ -24,6 +24,7 @@ static int	unit_passed = 0;
 static inline int
 unit_done(void)
 {
+	fflush(stdout);				/* keep the summary after the last result */
 	fprintf(stderr, "# %d passed, %d failed\n", unit_passed, unit_failed);
 	return unit_failed ? 1 : 0;
 }

@@ -1,0 +1,131 @@
+-- gen_monotonic_ulid(), its state view and ulid_monotonic_advance().
+-- (Several sessions at once: test/isolation/specs/monotonic.spec and
+-- test/scenarios/monotonic.sh; restarts and crashes: test/scenarios/restart.sh.)
+
+SELECT coalesce((SELECT issued FROM ulid_generator_state WHERE kind = 'ulid'), 0) AS issued_before \gset
+
+-- 100k ids in one statement: distinct and strictly increasing
+SELECT count(*) AS ids, count(DISTINCT u) AS distinct_ids,
+       count(*) FILTER (WHERE u <= prev) AS not_increasing
+FROM (SELECT u, lag(u) OVER (ORDER BY g) AS prev
+      FROM (SELECT g, gen_monotonic_ulid() AS u FROM generate_series(1, 100000) g) s) t;
+
+-- ... and across statements, interleaved with gen_ulid() (its own state)
+CREATE TEMP TABLE mono_t (n serial, u ulid DEFAULT gen_monotonic_ulid(), v ulid DEFAULT gen_ulid());
+INSERT INTO mono_t DEFAULT VALUES;
+INSERT INTO mono_t DEFAULT VALUES;
+INSERT INTO mono_t (u) SELECT gen_monotonic_ulid() FROM generate_series(1, 1000);
+INSERT INTO mono_t DEFAULT VALUES;
+SELECT count(*) AS rows, count(*) FILTER (WHERE u <= prev) AS not_increasing
+FROM (SELECT u, lag(u) OVER (ORDER BY n) AS prev FROM mono_t) s;
+
+-- the time part is the current time (to the millisecond)
+SELECT ulid_time(u) BETWEEN date_trunc('milliseconds', t0) AND clock_timestamp() AS time_now
+FROM (SELECT clock_timestamp() AS t0) a, LATERAL (SELECT gen_monotonic_ulid() AS u) b;
+
+-- gen_ulid()'s rules: random steps within a millisecond, and a new
+-- millisecond starts with the top random bit cleared
+SELECT count(DISTINCT (get_byte(ulid_to_bytea(u), 15) - get_byte(ulid_to_bytea(prev), 15) + 256) % 256) > 100 AS random_steps
+FROM (SELECT u, lag(u) OVER (ORDER BY g) AS prev
+      FROM (SELECT g, gen_monotonic_ulid() AS u FROM generate_series(1, 5000) g) s) t
+WHERE ulid_unix_ms(u) = ulid_unix_ms(prev);
+SELECT bool_and(get_byte(ulid_to_bytea(u), 6) < 128) AS top_bit_clear
+FROM (SELECT u, lag(u) OVER (ORDER BY g) AS prev
+      FROM (SELECT g, gen_monotonic_ulid() AS u FROM generate_series(1, 20000) g) s) t
+WHERE ulid_unix_ms(u) > ulid_unix_ms(prev);
+
+-- volatile: evaluated once per row, also in a WHERE clause
+SELECT count(DISTINCT gen_monotonic_ulid()) AS per_row FROM generate_series(1, 10);
+
+-- parallel safe: parallel workers share the state, so values computed in
+-- workers are distinct and lie between the values drawn before and after
+CREATE TABLE mono_par AS SELECT g FROM generate_series(1, 20000) g;
+ANALYZE mono_par;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT gen_monotonic_ulid() FROM mono_par;
+SELECT gen_monotonic_ulid() AS before_par \gset
+-- (EXPLAIN ANALYZE runs the statement; the plan shows that workers ran)
+CREATE FUNCTION mono_workers_launched(q text) RETURNS int LANGUAGE plpgsql AS $$
+DECLARE plan json;
+BEGIN
+    EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON) ' || q INTO plan;
+    RETURN (plan -> 0 -> 'Plan' ->> 'Workers Launched')::int;
+END
+$$;
+SELECT mono_workers_launched('CREATE TEMP TABLE mono_par_out AS SELECT gen_monotonic_ulid() AS u FROM mono_par') > 0 AS ran_in_workers;
+SELECT gen_monotonic_ulid() AS after_par \gset
+SELECT count(*) AS ids, count(DISTINCT u) AS distinct_ids,
+       bool_and(u > :'before_par' AND u < :'after_par') AS between_before_and_after
+FROM mono_par_out;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+DROP TABLE mono_par;
+DROP FUNCTION mono_workers_launched(text);
+
+-- the state view: one row for gen_monotonic_ulid(), its last id, counts and
+-- the persisted floor (at most the 1 s reservation above the last time)
+SELECT attname, format_type(atttypid, atttypmod) AS type
+FROM pg_attribute WHERE attrelid = 'ulid_generator_state'::regclass AND attnum > 0
+ORDER BY attnum;
+SELECT gen_monotonic_ulid() AS last \gset
+SELECT kind, layout, node, sequence,
+       last_id = :'last' AS last_id_ok,
+       last_tick = ulid_unix_ms(:'last') AS last_tick_ok,
+       last_time = ulid_time(:'last') AS last_time_ok,
+       issued - :issued_before AS issued_here,
+       waits >= 1 AS first_id_waited_for_the_floor,
+       failures,
+       persisted_floor > last_time AND persisted_floor <= last_time + interval '1 s' AS floor_ahead
+FROM ulid_generator_state;
+
+-- ulid_monotonic_advance(): the next id is above the argument, on its
+-- millisecond, and the persisted floor is raised above it first
+SELECT ulid_from_parts(ulid_unix_ms(gen_monotonic_ulid()) + 3600000,
+                       '\x00000000000000000000') AS target \gset
+SELECT borrows AS borrows_before FROM ulid_generator_state \gset
+SELECT ulid_monotonic_advance(:'target');
+SELECT last_id = :'target' AS state_at_target,
+       persisted_floor > ulid_time(:'target') AS floor_above_target
+FROM ulid_generator_state;
+SELECT u > :'target' AS above_target, ulid_unix_ms(u) = ulid_unix_ms(:'target') AS on_its_millisecond
+FROM (SELECT gen_monotonic_ulid() AS u) s;
+-- ids on a time ahead of the clock count as borrows
+SELECT borrows - :borrows_before AS borrows_after_advance FROM ulid_generator_state;
+
+-- it never moves the state back
+SELECT gen_monotonic_ulid() AS high \gset
+SELECT ulid_monotonic_advance('00000000000000000000000000');
+SELECT ulid_monotonic_advance(ulid_lower(now()));
+SELECT gen_monotonic_ulid() > :'high' AS still_above;
+SELECT ulid_monotonic_advance(NULL) IS NULL AS strict;
+
+-- operating the state is for superusers; generating is for everyone
+CREATE ROLE regress_ulid_user;
+SET ROLE regress_ulid_user;
+SELECT err($$SELECT gen_monotonic_ulid() > '01HTQW311N1KR5G0Y75M3EF00H'$$) AS generate;
+SELECT err($$SELECT count(*) FROM ulid_generator_state$$) AS view;
+SELECT err($$SELECT count(*) FROM ulid_generator_state()$$) AS function;
+SELECT err($$SELECT ulid_monotonic_advance('01HTQW311N1KR5G0Y75M3EF00H')$$) AS advance;
+RESET ROLE;
+-- granting EXECUTE does not get around the superuser check
+GRANT EXECUTE ON FUNCTION ulid_generator_state(), ulid_monotonic_advance(ulid) TO regress_ulid_user;
+SET ROLE regress_ulid_user;
+SELECT err($$SELECT count(*) FROM ulid_generator_state()$$) AS function_granted;
+SELECT err($$SELECT ulid_monotonic_advance('01HTQW311N1KR5G0Y75M3EF00H')$$) AS advance_granted;
+RESET ROLE;
+REVOKE EXECUTE ON FUNCTION ulid_generator_state(), ulid_monotonic_advance(ulid) FROM regress_ulid_user;
+DROP ROLE regress_ulid_user;
+
+-- settings: the capacity exists (preloaded here); the clock offset is a
+-- SIGHUP setting (ALTER SYSTEM; tested in test/scenarios/monotonic.sh);
+-- the ulid. prefix is reserved
+SELECT current_setting('ulid.max_generator_states') AS max_generator_states,
+       current_setting('ulid.clock_offset_ms') AS clock_offset_ms;
+SELECT err($$SELECT set_config('ulid.clock_offset_ms', '-1000', false)$$) AS set_offset;
+SELECT err($$SELECT set_config('ulid.max_generator_states', '10', false)$$) AS set_capacity;
+SELECT err($$SELECT set_config('ulid.no_such_setting', '1', false)$$) AS reserved_prefix;

@@ -1,0 +1,164 @@
+/*-------------------------------------------------------------------------
+ *
+ * sfcodec.c
+ *	  CosId's friendly form and SCRU64's Base36 text (pure C).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "sfcodec.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define TIME_DIGITS 17			/* yyyyMMddHHmmssSSS */
+
+/* Decimal digits of v (at least 1). */
+int
+sfl_decimal_width(uint64_t v)
+{
+	int			n = 1;
+
+	while (v >= 10)
+	{
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+/* yyyyMMddHHmmssSSS-node-seq of a local time, node and sequence. */
+bool
+sfl_friendly_format(const sfl_layout *l, int64_t local_ms, uint64_t node,
+					uint64_t seq, char *buf)
+{
+	sfl_civil	c;
+
+	if (!sfl_civil_from_ms(local_ms, &c))
+		return false;
+	snprintf(buf, SFL_FRIENDLY_MAX, "%04d%02d%02d%02d%02d%02d%03d-%0*llu-%0*llu",
+			 c.year, c.month, c.day, c.hour, c.minute, c.second, c.ms,
+			 sfl_decimal_width(sfl_max_node(l)), (unsigned long long) node,
+			 sfl_decimal_width(sfl_max_seq(l)), (unsigned long long) seq);
+	return true;
+}
+
+/* Value of n decimal digits at s, or false if one is not a digit. */
+static bool
+decimal(const char *s, int n, uint64_t *v)
+{
+	*v = 0;
+	for (int i = 0; i < n; i++)
+	{
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		*v = *v * 10 + (uint64_t) (s[i] - '0');
+	}
+	return true;
+}
+
+/* Read the friendly form back: shape, calendar, then node and sequence ranges. */
+sfl_status
+sfl_friendly_parse(const sfl_layout *l, const char *s, size_t len,
+				   int64_t *local_ms, uint64_t *node, uint64_t *seq,
+				   char *msg, size_t msglen)
+{
+	int			wn = sfl_decimal_width(sfl_max_node(l));
+	int			ws = sfl_decimal_width(sfl_max_seq(l));
+	size_t		want = TIME_DIGITS + 1 + (size_t) wn + 1 + (size_t) ws;
+	uint64_t	t[7];
+	static const int tw[7] = {4, 2, 2, 2, 2, 2, 3};
+	sfl_civil	c;
+	const char *p = s;
+
+	if (len != want || s[TIME_DIGITS] != '-' || s[TIME_DIGITS + 1 + wn] != '-' ||
+		!decimal(s + TIME_DIGITS + 1, wn, node) ||
+		!decimal(s + TIME_DIGITS + 2 + wn, ws, seq))
+		goto shape;
+	for (int i = 0; i < 7; p += tw[i], i++)
+		if (!decimal(p, tw[i], &t[i]))
+			goto shape;
+	c.year = (int) t[0];
+	c.month = (int) t[1];
+	c.day = (int) t[2];
+	c.hour = (int) t[3];
+	c.minute = (int) t[4];
+	c.second = (int) t[5];
+	c.ms = (int) t[6];
+	if (!sfl_ms_from_civil(&c, local_ms))
+	{
+		snprintf(msg, msglen, "%.17s is not a valid date and time (yyyyMMddHHmmssSSS).", s);
+		return SFL_ERR_SYNTAX;
+	}
+	if (*node > sfl_max_node(l))
+	{
+		snprintf(msg, msglen, "The node %llu is larger than %llu, the largest of this layout.",
+				 (unsigned long long) *node, (unsigned long long) sfl_max_node(l));
+		return SFL_ERR_RANGE;
+	}
+	if (*seq > sfl_max_seq(l))
+	{
+		snprintf(msg, msglen, "The sequence %llu is larger than %llu, the largest of this layout.",
+				 (unsigned long long) *seq, (unsigned long long) sfl_max_seq(l));
+		return SFL_ERR_RANGE;
+	}
+	return SFL_OK;
+
+shape:
+	snprintf(msg, msglen,
+			 "A friendly id of this layout is yyyyMMddHHmmssSSS-%.*s-%.*s: 17 digits of local time, the node as %d digit%s and the sequence as %d digit%s, joined by hyphens.",
+			 wn, "NNNNNNNNNNNNNNNNNNNN", ws, "SSSSSSSSSSSSSSSSSSSS",
+			 wn, wn == 1 ? "" : "s", ws, ws == 1 ? "" : "s");
+	return SFL_ERR_SYNTAX;
+}
+
+/* Value of a Base36 digit in any case, or -1. */
+int
+sfl_base36_digit(unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* SCRU64's 12 lowercase Base36 digits of v < 36^12. */
+bool
+sfl_scru64_encode(uint64_t v, char *out)
+{
+	static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+
+	if (v >= SFL_SCRU64_LIMIT)
+		return false;
+	for (int i = SFL_SCRU64_LEN - 1; i >= 0; i--)
+	{
+		out[i] = digits[v % 36];
+		v /= 36;
+	}
+	out[SFL_SCRU64_LEN] = '\0';
+	return true;
+}
+
+/* 12 Base36 digits (any case) to their value. */
+sfl_status
+sfl_scru64_decode(const char *s, size_t len, uint64_t *v, long *bad_offset)
+{
+	*bad_offset = -1;
+	if (len != SFL_SCRU64_LEN)
+		return SFL_ERR_SYNTAX;
+	*v = 0;
+	for (size_t i = 0; i < len; i++)
+	{
+		int			d = sfl_base36_digit((unsigned char) s[i]);
+
+		if (d < 0)
+		{
+			*bad_offset = (long) i;
+			return SFL_ERR_SYNTAX;
+		}
+		*v = *v * 36 + (uint64_t) d;	/* 36^12 < 2^63: no overflow */
+	}
+	return SFL_OK;
+}

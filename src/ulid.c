@@ -1,0 +1,28 @@
+/*-------------------------------------------------------------------------
+ *
+ * ulid.c
+ *	  The library's entry point: the module magic block and _PG_init, which
+ *	  sets up every module's settings and hooks.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "ulid.h"
+
+#include "utils/guc.h"
+
+#include "shmem.h"
+
+PG_MODULE_MAGIC;
+
+void		_PG_init(void);
+
+void
+_PG_init(void)
+{
+	ulid_clock_init();
+	ulid_shmem_init();
+	ulid_gen_monotonic_init();
+
+	/* after every ulid.* setting is defined */
+	MarkGUCPrefixReserved("ulid");
+}

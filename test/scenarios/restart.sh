@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Restart safety of the shared generator state: after a clean restart, an
+# immediate-mode stop and the kill -9 of a backend (the postmaster then
+# re-creates shared memory), each with the clock set 10 s back, the first
+# gen_monotonic_ulid() value is above every value issued before, and is
+# issued at once on the persisted floor.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../lib.sh
+source "$here/../lib.sh"
+harness_attach
+
+S=restart
+if ! pg_new $S || ! pg_start $S; then
+	not_ok "restart: server starts"
+	exit 1
+fi
+psqlx $S -c "CREATE EXTENSION ulid"
+floor_file=$(pg_data $S)/ulid_floor
+
+# offset_is VALUE: new sessions see ulid.clock_offset_ms = VALUE (after a reload)
+offset_is() { [ "$(psqlx $S -c "SHOW ulid.clock_offset_ms" 2>/dev/null)" == "$1" ]; }
+# accepts: the server accepts connections (again, after a crash)
+accepts() { psqlx $S -c "SELECT 1" >/dev/null 2>&1; }
+# sleeper_started: sets pid to the backend running SELECT pg_sleep(60)
+sleeper_started() {
+	pid=$(psqlx $S -c "SELECT pid FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60)'")
+	[ -n "$pid" ]
+}
+
+# kill_backend: kill -9 one backend; the postmaster resets shared memory
+kill_backend() {
+	local bg pid
+	psqlx $S -c "SELECT pg_sleep(60)" >/dev/null 2>&1 &
+	bg=$!
+	wait_until 10 sleeper_started || return 1
+	kill -9 "$pid"
+	wait "$bg"
+	sleep 0.5
+	wait_until 30 accepts
+}
+
+# round KIND: ids on the real clock, then the clock 10 s back (ids frozen on
+# the last time), then KIND; then the first id is checked
+round() {
+	local kind=$1 max floor first
+	psqlx $S -c "ALTER SYSTEM SET ulid.clock_offset_ms = 0" -c "SELECT pg_reload_conf()" >/dev/null
+	wait_until 10 offset_is 0 || not_ok "$kind: the clock offset is reset"
+	psqlx $S -c "SELECT count(gen_monotonic_ulid()) FROM generate_series(1, 5000)" >/dev/null
+	psqlx $S -c "ALTER SYSTEM SET ulid.clock_offset_ms = -10000" -c "SELECT pg_reload_conf()" >/dev/null
+	wait_until 10 offset_is -10000 || not_ok "$kind: the clock offset is set"
+	max=$(psqlx $S -c "SELECT max(u) FROM (SELECT gen_monotonic_ulid() AS u FROM generate_series(1, 1000)) s")
+	floor=$(sed -n 2p "$floor_file")
+
+	case $kind in
+	clean) pg_stop $S fast && pg_start $S ;;
+	immediate) pg_stop $S immediate && pg_start $S ;;
+	kill9) kill_backend ;;
+	esac || not_ok "$kind: the server comes back"
+
+	first=$(psqlx $S -c "SELECT gen_monotonic_ulid()")
+	check "$kind: the persisted floor lay above the last id" t \
+		"$(psqlx $S -c "SELECT $floor > ulid_unix_ms('$max')")"
+	check "$kind: the clock is 10 s behind the last id" t \
+		"$(psqlx $S -c "SELECT ulid_unix_ms('$max') - (extract(epoch FROM clock_timestamp()) * 1000)::bigint + 10000 > 0
+			AND current_setting('ulid.clock_offset_ms') = '-10000'")"
+	check "$kind: the first id after is above the max before" t \
+		"$(psqlx $S -c "SELECT '$first'::ulid > '$max'::ulid")"
+	check "$kind: it is issued at once on the persisted floor" "$floor" \
+		"$(psqlx $S -c "SELECT ulid_unix_ms('$first')")"
+	check "$kind: ids go on rising" t \
+		"$(psqlx $S -c "SELECT min(u) > '$first' FROM (SELECT gen_monotonic_ulid() AS u FROM generate_series(1, 1000)) s")"
+}
+
+round clean
+round immediate
+round kill9
+if grep -q "terminated by signal 9: Killed" "$ULID_WORK/log/$S.log" &&
+	grep -q "all server processes terminated; reinitializing" "$ULID_WORK/log/$S.log"; then
+	ok "kill9: the postmaster re-created shared memory"
+else
+	not_ok "kill9: the postmaster re-created shared memory"
+fi
+
+# an advance survives a crash: its target goes to the floor first
+target=$(psqlx $S -c "SELECT ulid_from_parts(ulid_unix_ms(gen_monotonic_ulid()) + 600000, '\\xffffffffffffffffffff')")
+psqlx $S -c "SELECT ulid_monotonic_advance('$target')" >/dev/null
+pg_stop $S immediate && pg_start $S
+check "advance: holds after an immediate stop" t \
+	"$(psqlx $S -c "SELECT gen_monotonic_ulid() > '$target'")"
+
+# an unreadable floor file: a WARNING at start, and the generator goes on
+echo "garbage" >"$floor_file"
+pg_stop $S fast && pg_start $S
+if grep -q "invalid contents in file \"ulid_floor\"" "$ULID_WORK/log/$S.log"; then
+	ok "corrupt floor file: reported at start"
+else
+	not_ok "corrupt floor file: reported at start"
+fi
+check "corrupt floor file: the generator still works and rewrites it" "ulid floor 1" \
+	"$(psqlx $S -c "SELECT gen_monotonic_ulid()" >/dev/null && head -1 "$floor_file")"
+
+pg_stop $S
