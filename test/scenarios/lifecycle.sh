@@ -160,6 +160,19 @@ SELECT name, ok FROM (VALUES
                                    AND 'twitter'::ext.snowflake_layout OPERATOR(ext.<>) 'discord'::ext.snowflake_layout),
     ('scru64_text', ext.scru64_text(110009624767914842) = '0u375nxqh5cq'),
     ('scru64_from_text', ext.scru64_from_text('0U375NXQH5CQ') = 110009624767914842),
+    ('radix_encode and decode', ext.radix_encode(255, 16, 4) = '00ff' AND ext.radix_decode('00FF', 16) = 255
+                                AND ext.radix_decode(ext.radix_encode(-1)) = -1),
+    ('ulid_to_base62 and back', ext.ulid_from_base62(ext.ulid_to_base62('01HTQW311N1KR5G0Y75M3EF00H'))::text = '01HTQW311N1KR5G0Y75M3EF00H'),
+    ('gsid_to_ulid', ext.gsid_to_ulid('usr_0UfgmdjM46GLys2pzvVCof2nyJ8Y')::text = '01JPHM2B0RF0YRM2H2C0VAG3WE'),
+    ('gsid_prefix and namespace', ext.gsid_prefix('usr_0UfgmdjM46GLys2pzvVCof2nyJ8Y') = 'usr'
+                                  AND ext.gsid_namespace('usr_0UfgmdjM46GLys2pzvVCof2nyJ8Y') = 3757087090),
+    ('ulid_to_gsid', ext.ulid_to_gsid('01JPHM2B0RF0YRM2H2C0VAG3WE', 'usr', 3757087090) = 'usr_0UfgmdjM46GLys2pzvVCof2nyJ8Y'),
+    ('gen_gsid', ext.gsid_namespace(ext.gen_gsid('ord', 7)) = 7),
+    ('ulid_to_typeid', ext.ulid_to_typeid('01HTQW311N1KR5G0Y75M3EF00H', 'user') = 'user_01htqw311n1kr5g0y75m3ef00h'),
+    ('typeid_to_ulid and prefix', ext.typeid_to_ulid('user_01htqw311n1kr5g0y75m3ef00h')::text = '01HTQW311N1KR5G0Y75M3EF00H'
+                                  AND ext.typeid_prefix('user_01htqw311n1kr5g0y75m3ef00h') = 'user'),
+    ('ulid_parse', ext.ulid_parse('018eafc1-8435-0cf0-5803-c72d06e78011')::text = '01HTQW311N1KR5G0Y75M3EF00H'),
+    ('ulid_try_parse', ext.ulid_try_parse('nope') IS NULL),
     ('min and max', (SELECT ext.min(u)::text || ext.max(u)::text = '00000000000000000000000000' || '7ZZZZZZZZZZZZZZZZZZZZZZZZZ'
                      FROM (VALUES ('7ZZZZZZZZZZZZZZZZZZZZZZZZZ'::ext.ulid), ('00000000000000000000000000')) v(u)))
 ) c(name, ok);
