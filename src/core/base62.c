@@ -24,6 +24,7 @@ const char	ulid_b62_alphabet[63] =
 "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 #define B62_POW5	916132832u	/* 62^5, the base B */
+#define B62_POW4	UINT64_C(14776336)	/* 62^4 */
 
 /* 2^64 = B62_C2 * B^2 + B62_C1 * B + B62_C0 */
 #define B62_C0		UINT64_C(91108768)
@@ -130,6 +131,16 @@ b62_chars5(uint32_t r, char *out)
 }
 
 /* Write the n (< 5) characters of r < 62^n to out. */
+/* four characters of g < 62^4 */
+static inline void
+b62_chars4(uint32_t g, char *out)
+{
+	uint32_t	q = g / 3844;
+
+	memcpy(out, b62_pairs[q], 2);
+	memcpy(out + 2, b62_pairs[g - q * 3844], 2);
+}
+
 static inline void
 b62_chars(uint32_t r, int n, char *out)
 {
@@ -146,6 +157,40 @@ ulid_b62_encode_fixed(uint64_t hi, uint64_t lo, int width, char *out)
 	uint64_t	d[5];
 	int			pos = width;
 	int			k = 0;
+
+	if (hi < B62_POW4)
+	{
+		/*
+		 * Up to 87 bits (GSID parts, radix values): one long-division step
+		 * by 62^4 over 32-bit halves brings the value into 64 bits (the
+		 * quotient is below 2^64 because hi < 62^4), then four characters
+		 * per division by a constant.
+		 */
+		if (hi != 0)
+		{
+			uint64_t	n1 = (hi << 32) | (lo >> 32);
+			uint64_t	q1 = n1 / B62_POW4;
+			uint64_t	n0 = ((n1 - q1 * B62_POW4) << 32) | (lo & 0xFFFFFFFF);
+			uint64_t	q0 = n0 / B62_POW4;
+
+			if (pos < 4)
+				return false;
+			pos -= 4;
+			b62_chars4((uint32_t) (n0 - q0 * B62_POW4), out + pos);
+			lo = (q1 << 32) | q0;
+		}
+		for (; pos >= 4; pos -= 4)
+		{
+			uint64_t	q = lo / B62_POW4;
+
+			b62_chars4((uint32_t) (lo - q * B62_POW4), out + pos - 4);
+			lo = q;
+		}
+		if (lo >= b62_pow[pos])
+			return false;
+		b62_chars((uint32_t) lo, pos, out);
+		return true;
+	}
 
 	b62_base_b(hi, lo, d);
 	for (; pos >= 5; k++)
