@@ -142,6 +142,37 @@ SELECT name, ok FROM (VALUES
     ('cast from bytea', '\x018eafc184350cf05803c72d06e78011'::bytea::ext.ulid::text = '01HTQW311N1KR5G0Y75M3EF00H'),
     ('cast timestamptz', '01HTQW311N1KR5G0Y75M3EF00H'::ext.ulid::timestamptz = '2024-04-05 19:34:38.901Z'),
     ('cast from timestamptz', '2024-04-05 19:34:38.901Z'::timestamptz::ext.ulid::text = '01HTQW311N0000000000000000'),
+    ('snowflake_layout(name)', ext.snowflake_layout('sonyflake', epoch => '2014-09-01T00:00:00Z')::text = 'sonyflake(epoch=2014-09-01T00:00:00.000Z)'),
+    ('snowflake_layout(bits)', ext.snowflake_layout(41, 'ms', '2010-11-04T01:42:54.657Z', '{"datacenter": 5, "worker": 5}', 12)::text = 'twitter'),
+    ('snowflake_layout_diagram', ext.snowflake_layout_diagram('twitter') LIKE '| sign 1 | time 41 | datacenter 5 | worker 5 | sequence 12 |%'),
+    ('snowflake_time', ext.snowflake_time(175928847299117063, 'discord') = '2016-04-30 11:18:25.796Z'),
+    ('snowflake_unix_ms', ext.snowflake_unix_ms(175928847299117063, 'discord') = 1462015105796),
+    ('snowflake_node', ext.snowflake_node(175928847299117063, 'discord') = 32),
+    ('snowflake_field', ext.snowflake_field(175928847299117063, 'discord', 'worker') = 1),
+    ('snowflake_sequence', ext.snowflake_sequence(175928847299117063, 'discord') = 7),
+    ('snowflake_parts', ext.snowflake_parts(175928847299117063, 'discord')->>'sequence' = '7'),
+    ('snowflake_pack', ext.snowflake_pack('twitter', '2022-06-28T16:07:40.105Z', 378, 0) = 1541815603606036480),
+    ('snowflake_lower and upper', ext.snowflake_lower('twitter', '2022-06-28T16:07:40.105Z') <= 1541815603606036480
+                                  AND ext.snowflake_upper('twitter', '2022-06-28T16:07:40.105Z') >= 1541815603606036480),
+    ('snowflake_friendly', ext.snowflake_friendly(1541815603606036480, 'twitter') = '20220628160740105-0378-0000'),
+    ('snowflake_from_friendly', ext.snowflake_from_friendly('20220628160740105-0378-0000', 'twitter') = 1541815603606036480),
+    ('snowflake_layout operators', 'twitter'::ext.snowflake_layout OPERATOR(ext.=) ext.snowflake_layout('twitter')
+                                   AND 'twitter'::ext.snowflake_layout OPERATOR(ext.<>) 'discord'::ext.snowflake_layout),
+    ('scru64_text', ext.scru64_text(110009624767914842) = '0u375nxqh5cq'),
+    ('scru64_from_text', ext.scru64_from_text('0U375NXQH5CQ') = 110009624767914842),
+    ('radix_encode and decode', ext.radix_encode(255, 16, 4) = '00ff' AND ext.radix_decode('00FF', 16) = 255
+                                AND ext.radix_decode(ext.radix_encode(-1)) = -1),
+    ('ulid_to_base62 and back', ext.ulid_from_base62(ext.ulid_to_base62('01HTQW311N1KR5G0Y75M3EF00H'))::text = '01HTQW311N1KR5G0Y75M3EF00H'),
+    ('gsid_to_ulid', ext.gsid_to_ulid('usr_0UfgmdjM46GLys2pzvVCof2nyJ8Y')::text = '01JPHM2B0RF0YRM2H2C0VAG3WE'),
+    ('gsid_prefix and namespace', ext.gsid_prefix('usr_0UfgmdjM46GLys2pzvVCof2nyJ8Y') = 'usr'
+                                  AND ext.gsid_namespace('usr_0UfgmdjM46GLys2pzvVCof2nyJ8Y') = 3757087090),
+    ('ulid_to_gsid', ext.ulid_to_gsid('01JPHM2B0RF0YRM2H2C0VAG3WE', 'usr', 3757087090) = 'usr_0UfgmdjM46GLys2pzvVCof2nyJ8Y'),
+    ('gen_gsid', ext.gsid_namespace(ext.gen_gsid('ord', 7)) = 7),
+    ('ulid_to_typeid', ext.ulid_to_typeid('01HTQW311N1KR5G0Y75M3EF00H', 'user') = 'user_01htqw311n1kr5g0y75m3ef00h'),
+    ('typeid_to_ulid and prefix', ext.typeid_to_ulid('user_01htqw311n1kr5g0y75m3ef00h')::text = '01HTQW311N1KR5G0Y75M3EF00H'
+                                  AND ext.typeid_prefix('user_01htqw311n1kr5g0y75m3ef00h') = 'user'),
+    ('ulid_parse', ext.ulid_parse('018eafc1-8435-0cf0-5803-c72d06e78011')::text = '01HTQW311N1KR5G0Y75M3EF00H'),
+    ('ulid_try_parse', ext.ulid_try_parse('nope') IS NULL),
     ('min and max', (SELECT ext.min(u)::text || ext.max(u)::text = '00000000000000000000000000' || '7ZZZZZZZZZZZZZZZZZZZZZZZZZ'
                      FROM (VALUES ('7ZZZZZZZZZZZZZZZZZZZZZZZZZ'::ext.ulid), ('00000000000000000000000000')) v(u)))
 ) c(name, ok);
@@ -176,6 +207,7 @@ SELECT format($q$SELECT %L, bool_and((a OPERATOR(ext.%s) b) = (a::uuid OPERATOR(
               o.oprname, o.oprname, o.oprname)
 FROM pg_depend d JOIN pg_operator o ON d.classid = 'pg_operator'::regclass AND o.oid = d.objid
 WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid') AND d.deptype = 'e'
+  AND o.oprleft = 'ext.ulid'::regtype
 ORDER BY 1 \gexec
 SQL
 	)
