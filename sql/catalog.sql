@@ -14,7 +14,10 @@ FROM pg_depend d
 WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid') AND d.deptype = 'e'
   AND d.classid IN ('pg_proc'::regclass, 'pg_operator'::regclass, 'pg_type'::regclass, 'pg_cast'::regclass)
   AND obj_description(d.objid, d.classid::regclass::text) IS NULL
-  AND NOT (d.classid = 'pg_type'::regclass AND (SELECT typelem <> 0 FROM pg_type WHERE oid = d.objid))
+  -- array types, and the row type of a view (an extension member on 17+ only),
+  -- are described by their element type and by the view
+  AND NOT (d.classid = 'pg_type'::regclass
+           AND (SELECT typelem <> 0 OR typrelid <> 0 FROM pg_type WHERE oid = d.objid))
 ORDER BY 2;
 
 -- no function body depends on search_path: every function is C or internal

@@ -16,9 +16,9 @@
 #   19  postgresql-19 from "experimental" (skipped while it is not there)
 # The source package is downloaded (apt-get source -d), unpacked without
 # Debian's patches (dpkg-source -x --skip-patches: the upstream tree) and
-# built into a private prefix with --enable-cassert, plus pg_regress,
-# pg_isolation_regress, contrib/pageinspect (used by the tests) and
-# contrib/uuid-ossp (used by the benchmarks).
+# built into a private prefix with --enable-cassert, with pg_regress,
+# pg_isolation_regress and all of contrib (the tests use pageinspect,
+# amcheck, uuid-ossp, ...), as Debian's server packages have them.
 # Where the mirror serves the suite's index but not the source package's
 # files, the command falls back to Debian's binary packages of that suite,
 # installed in a private chroot made by debootstrap, and runs the suite
@@ -62,6 +62,8 @@ fi
 layers=${ULID_COMPAT_LAYERS:-unit regress isolation scenarios fuzz bench}
 jobs=${ULID_COMPAT_JOBS:-2}
 configure_opts="--without-icu --without-readline --with-uuid=e2fs --enable-cassert ${ULID_COMPAT_CONFIGURE:-}"
+# what a source build holds (in its stamp: a change rebuilds)
+recipe="configure $configure_opts; server, contrib, isolation tester"
 pg_cflags=${PG_CFLAGS:--Wall -Wextra -Werror}
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 
@@ -156,8 +158,9 @@ build_source() {
 		nice make -j"$jobs" || exit 1
 		make install || exit 1
 		# pg_isolation_regress goes under pgxs like pg_regress; the tests
-		# use pageinspect, the benchmarks uuid-ossp
-		for d in src/test/isolation contrib/pageinspect contrib/uuid-ossp; do
+		# use contrib modules (pageinspect, amcheck, uuid-ossp, ...) as
+		# Debian's server packages ship them all
+		for d in src/test/isolation contrib; do
 			nice make -j"$jobs" -C "$d" && make -C "$d" install || exit 1
 		done
 		iso=$("$prefix/bin/pg_config" --pkglibdir)/pgxs/src/test/isolation
@@ -168,7 +171,7 @@ build_source() {
 	}
 	rm -rf "$src/tree"
 	chmod -R a+rX "$prefix"
-	printf '%s\n%s\n' "$ver" "$configure_opts" >"$prefix/.ulid-compat-stamp"
+	printf '%s\n%s\n' "$ver" "$recipe" >"$prefix/.ulid-compat-stamp"
 }
 
 # in_root ROOT COMMAND...: run a command in a chroot, with /proc and /dev
@@ -244,7 +247,7 @@ server() {
 	s=$(suite "$major") || { say "no Debian suite known for PostgreSQL $major"; return 1; }
 	mode=source
 	if [ -z "${ULID_COMPAT_REFRESH:-}" ]; then
-		if [ -f "$stamp" ] && [ "$(sed -n 2p "$stamp")" == "$configure_opts" ]; then
+		if [ -f "$stamp" ] && [ "$(sed -n 2p "$stamp")" == "$recipe" ]; then
 			version=$(sed -n 1p "$stamp")
 			return 0
 		fi
@@ -255,7 +258,7 @@ server() {
 	fi
 	[ ${#apt_opts[@]} -gt 0 ] || apt_setup || return 1
 	version=$(latest_version "postgresql-$major") || { say "no postgresql-$major in $s"; return 2; }
-	if [ -f "$stamp" ] && [ "$(cat "$stamp")" == "$version"$'\n'"$configure_opts" ]; then
+	if [ -f "$stamp" ] && [ "$(cat "$stamp")" == "$version"$'\n'"$recipe" ]; then
 		return 0
 	fi
 	build_source "$major" "$version"
