@@ -187,9 +187,12 @@ in_root() {
 
 # root_sync ROOT: the machine's name resolution, CA certificates and npm
 # settings into a chroot, so that apt and npm reach what they reach here
+# (the local CAs also where the chroot's ca-certificates rebuilds its bundle)
 root_sync() {
 	cp /etc/hosts /etc/resolv.conf "$1/etc/"
-	cp /etc/ssl/certs/ca-certificates.crt "$1/etc/ssl/certs/" 2>/dev/null
+	mkdir -p "$1/usr/local/share/ca-certificates"
+	cp -r /usr/local/share/ca-certificates/. "$1/usr/local/share/ca-certificates/" 2>/dev/null
+	[ -d "$1/etc/ssl/certs" ] && cp /etc/ssl/certs/ca-certificates.crt "$1/etc/ssl/certs/" 2>/dev/null
 	[ -f /etc/npmrc ] && cp /etc/npmrc "$1/etc/"
 	return 0
 }
@@ -288,6 +291,8 @@ run_suite() {
 	# (fd 9, the lock, is closed: servers must not inherit it)
 	# shellcheck disable=SC2086
 	if [ "$mode" == package ]; then
+		# what this tree's test/deps.sh wants, before the settings are synced
+		in_root "$r" env PG_MAJOR="$major" "${work_copy#"$r"}/test/deps.sh"
 		root_sync "$r"
 		in_root "$r" env "${env[@]}" PG_MAJOR="$major" bash -c "$script" _ "${work_copy#"$r"}" $layers
 	else
