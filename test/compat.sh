@@ -23,11 +23,12 @@
 # files, the command falls back to Debian's binary packages of that suite,
 # installed in a private chroot made by debootstrap, and runs the suite
 # inside it (so what is tested is what a Debian user of that suite runs).
+# Run it as root (debootstrap, chroot, a private mount namespace).
 #
 # Everything is cached in $ULID_COMPAT_CACHE: pgNN/ (a source build) or
 # pgNN-root/ (a chroot), each with a stamp file; a later run reuses them
-# without touching the network.  ULID_COMPAT_REFRESH=1 looks for newer
-# versions and rebuilds (or upgrades) a major whose version changed.
+# without downloading or building again.  ULID_COMPAT_REFRESH=1 looks for
+# newer versions and rebuilds (or upgrades) a major whose version changed.
 #
 # Each major runs test/run on a copy of this tree (the in-tree build is left
 # alone) with PG_CONFIG pointing at that server: ulid is built against it and
