@@ -66,6 +66,9 @@ extern int64 ulid_clock_now_ms(void);
 /* gen_monotonic.c: gen_monotonic_ulid() and its shared state */
 extern void ulid_gen_monotonic_init(void);
 
+/* gen_snowflake.c: snowflake_next(), its settings and shared states */
+extern void ulid_gen_snowflake_init(void);
+
 /* random.c: the per-backend CSPRNG */
 extern void ulid_random_bytes(uint8 *out, size_t n);
 extern uint64 ulid_random_u64(void);
