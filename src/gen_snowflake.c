@@ -77,6 +77,9 @@ typedef struct sf_state_key
 StaticAssertDecl(sizeof(sf_state_key) <= ULID_STATE_KEY_BYTES,
 				 "a Snowflake state key fits a shared state's key");
 
+/* the last microseconds of a wait for the next tick are spun, not slept */
+#define SPIN_US		50
+
 /* settings */
 static int	node_id = -1;
 static int	clock_borrow_ms = 5;
@@ -208,26 +211,30 @@ report_clock_behind(const sfl_layout *l, int64 node, int64 now, int64 last_ms,
 
 /*
  * Wait, outside any spinlock, until the clock reads at least target (Unix
- * ms): spin on the clock through the last millisecond, sleep on the latch
- * before it.  Interruptible.
+ * ms).  Milliseconds away: sleep on the latch.  Under two milliseconds (an
+ * exhausted tick waiting for the next): sleep to just before the boundary,
+ * then spin on the clock, so the waiter neither burns a core nor wakes late.
+ * Interruptible throughout.
  */
 static void
 wait_for_clock(int64 target)
 {
 	for (;;)
 	{
-		int64		remaining;
+		int64		remaining_us;
 
 		CHECK_FOR_INTERRUPTS();
-		remaining = target - ulid_clock_now_ms();
-		if (remaining <= 0)
+		remaining_us = target * 1000 - ulid_clock_now_us();
+		if (remaining_us <= 0)
 			return;
-		if (remaining > 1)
+		if (remaining_us >= 2000)
 		{
 			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-							 (long) (remaining - 1), PG_WAIT_EXTENSION);
+							 (long) (remaining_us / 1000 - 1), PG_WAIT_EXTENSION);
 			ResetLatch(MyLatch);
 		}
+		else if (remaining_us > SPIN_US)
+			pg_usleep((long) (remaining_us - SPIN_US));
 		else
 			SPIN_DELAY();
 	}
