@@ -17,27 +17,34 @@
  *
  * ISSUING AN ID
  * The clock is read (and randomness drawn, for the random rule) before the
- * state's spinlock is taken.  Inside it, with "now" the later of the clock
- * and the restart floor (min_ms) and L the last tick issued:
- *	- a tick later than L: issue on the clock's tick, sequence from the
+ * state's spinlock is taken.  Inside it, with L the last tick issued and
+ * "now" the clock, or the restart floor (min_ms) while that lies ahead:
+ *	- a tick later than L: issue on now's tick, the sequence starting by the
  *	  layout's reset rule;
- *	- otherwise the clock is behind L's start by B (B <= 0: it is within L).
- *	  The clock regression policy (CosId), with allowance =
+ *	- L's sequence exhausted and L the layout's last issuable tick: fail
+ *	  (22008), whatever the clock says;
+ *	- otherwise now is behind L's start by B (B <= 0: it is within L).  The
+ *	  clock regression policy (CosId), with allowance =
  *	  max(ulid.clock_borrow_ms, one tick):
  *		B <= allowance: keep issuing on L ("borrowing" a time ahead of the
  *		  clock); when L's sequence is exhausted, borrow L + 1 if its start
- *		  is at most the allowance ahead of the clock, else wait for the
- *		  clock to come that close (at most one tick);
- *		B <= ulid.clock_wait_ms: wait for the clock to come within the
- *		  allowance of L;
+ *		  is at most the allowance ahead, else wait for the clock to come
+ *		  that close (at most one tick);
+ *		the clock at most ulid.clock_wait_ms behind L: wait for it to come
+ *		  within the allowance of L;
  *		more: fail with 55000, giving both times.
  * then the shared floor check on the last millisecond of the tick (shmem.h),
  * and the stores.  A few dozen instructions, no call that can fail.
- * Every wait happens after releasing the spinlock: a sub-millisecond wait
- * spins on the clock (the next millisecond is near, and sleeping would cost
- * more than it saves), a longer one sleeps on the latch; both check for
- * interrupts, so cancel and statement_timeout work.  Then the loop starts
- * over with a fresh clock reading.
+ * Every wait happens after releasing the spinlock and checks for interrupts
+ * (cancel and statement_timeout work); then the loop starts over with a
+ * fresh clock reading.  A wait for the next tick sleeps until just before
+ * it and spins the rest, so a session minting at a layout's cap keeps pace
+ * with the clock without burning a core; a longer one sleeps on the latch.
+ *
+ * The restart floor stands in for the clock while it lies ahead, so after
+ * a restart ids are issued at once from the floor, on its tick and the
+ * allowance after it; beyond, the waits are for the real clock and bounded
+ * by the policy like any other.
  *
  * The view counts borrows (ids on a tick starting after the clock), waits
  * (calls that waited, for the clock or the floor) and failures.
@@ -102,7 +109,7 @@ static int	ncached = 0;
 typedef enum next_action
 {
 	ISSUE,						/* store (tick, seq) and return the id */
-	WAIT,						/* wait until the clock reaches wait_ms */
+	WAIT,						/* wait until the clock reaches target */
 	FAIL_BEHIND,				/* the clock is too far behind the last tick */
 	FAIL_END					/* no tick left in the layout */
 } next_action;
@@ -302,7 +309,7 @@ snowflake_next_id(const sfl_layout *l, int64 node)
 			else if (unlikely(last_start - eff > allowance))
 			{
 				/* the clock stepped back: wait for it, or fail */
-				action = last_start - eff > clock_wait_ms ? FAIL_BEHIND : WAIT;
+				action = last_start - now > clock_wait_ms ? FAIL_BEHIND : WAIT;
 				target = last_start - allowance;
 			}
 			else if (likely(st->word[W_SEQ] < max_seq))
@@ -313,16 +320,25 @@ snowflake_next_id(const sfl_layout *l, int64 node)
 			}
 			else
 			{
-				/* the tick is exhausted: borrow the next one, or wait */
+				/*
+				 * The tick is exhausted: borrow the next one, or wait for
+				 * the clock (at most a tick, unless the restart floor lies
+				 * far ahead of the clock: then the policy fails).
+				 */
 				tick = lt + 1;
 				seq = sfl_seq_start(l, max_seq, random);
 				target = tick_start(l, unit_ms, tick) - allowance;
-				action = eff < target ? WAIT : ISSUE;
+				if (eff >= target)
+					action = ISSUE;
+				else
+					action = target - now > Max(clock_wait_ms, unit_ms) ? FAIL_BEHIND : WAIT;
 			}
 		}
 		if (likely(action == ISSUE))
 		{
-			ms = tick_start(l, unit_ms, tick) + unit_ms - 1;
+			int64		start = tick_start(l, unit_ms, tick);
+
+			ms = start + unit_ms - 1;	/* the tick's last millisecond */
 			chk = ulid_floor_check(ms);
 			if (likely(chk != ULID_FLOOR_BLOCKED))
 			{
@@ -330,7 +346,7 @@ snowflake_next_id(const sfl_layout *l, int64 node)
 				st->word[W_SEQ] = seq;
 				st->word[W_VALID] = 1;
 				st->issued++;
-				if (tick_start(l, unit_ms, tick) > now)
+				if (start > now)
 					st->borrows++;
 			}
 		}

@@ -104,6 +104,13 @@ round() {
 	check "$kind restart: ids go on rising with the default policy" "1000|t" \
 		"$(psqlx $S -c "SELECT count(DISTINCT id), min(id) > $first
 			FROM (SELECT snowflake_next('twitter') AS id FROM generate_series(1, 1000)) s")"
+	# the floor's tick and the 5 ms after it hold 6 x 4096 ids; beyond, the
+	# policy applies to the real clock, 10 s behind: 55000 at once, no wait
+	out=$(psqlx $S -v VERBOSITY=verbose -c "SELECT count(snowflake_next('twitter')) FROM generate_series(1, 30000)" 2>&1)
+	case $out in
+	*"55000: the clock"*"ms behind the last Snowflake id's time"*) ok "$kind restart: past the floor's ticks, the clock policy fails (55000)" ;;
+	*) not_ok "$kind restart: past the floor's ticks, the clock policy fails (got: $out)" ;;
+	esac
 }
 round clean
 round immediate
