@@ -24,6 +24,9 @@ PGXS := $(shell $(PG_CONFIG) --pgxs)
 PG_CPPFLAGS += -isystem $(includedir_server) -Isrc -Isrc/core
 include $(PGXS)
 
+# PGXS tracks no header dependencies: rebuild everything when a header changes
+$(OBJS): $(wildcard src/*.h src/core/*.h)
+
 sql/$(EXTENSION)--$(EXTVERSION).sql: sql/$(EXTENSION).sql
 	cp $< $@
 

@@ -508,3 +508,58 @@ REVOKE ALL ON FUNCTION snowflake_advance(snowflake_layout, bigint, bigint) FROM 
 -----------------------------------------------------------------------------
 -- Text codecs
 -----------------------------------------------------------------------------
+
+-- Every codec is immutable and parallel safe and has an exact inverse.
+-- Decoders raise 22P02 for malformed text and 22003 for values that do not
+-- fit.  Base62 and radix > 36 text sorts like the value only under
+-- COLLATE "C".
+
+-- Not strict: a NULL width means no padding (a strict function would
+-- return NULL whenever the default NULL width is used).
+CREATE FUNCTION radix_encode(id bigint, radix int DEFAULT 62, width int DEFAULT NULL) RETURNS text
+    AS 'MODULE_PATHNAME', 'ulid_radix_encode_sql' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION radix_decode(text, radix int DEFAULT 62) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'ulid_radix_decode_sql' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION radix_encode(bigint, int, int) IS 'the unsigned 64-bit value of id in base 2-62 (0-9A-Za-z; lowercase up to 36), left-padded with 0 to width';
+COMMENT ON FUNCTION radix_decode(text, int) IS 'inverse of radix_encode: base 2-62 text (case-insensitive up to 36) as the unsigned 64-bit value in a bigint';
+
+CREATE FUNCTION ulid_to_base62(ulid) RETURNS text
+    AS 'MODULE_PATHNAME', 'ulid_to_base62' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_from_base62(text) RETURNS ulid
+    AS 'MODULE_PATHNAME', 'ulid_from_base62' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ulid_to_base62(ulid) IS 'the ULID as 22 Base62 characters (0-9A-Za-z), fixed width';
+COMMENT ON FUNCTION ulid_from_base62(text) IS 'inverse of ulid_to_base62: 22 Base62 characters to a ULID';
+
+CREATE FUNCTION ulid_to_gsid(id ulid, prefix text, namespace bigint) RETURNS text
+    AS 'MODULE_PATHNAME', 'ulid_to_gsid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gsid_to_ulid(text) RETURNS ulid
+    AS 'MODULE_PATHNAME', 'gsid_to_ulid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gsid_prefix(text) RETURNS text
+    AS 'MODULE_PATHNAME', 'gsid_prefix' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION gsid_namespace(text) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'gsid_namespace' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+-- Volatile (a new id on every call) and parallel restricted, as gen_ulid().
+CREATE FUNCTION gen_gsid(prefix text, namespace bigint) RETURNS text
+    AS 'MODULE_PATHNAME', 'gen_gsid' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION ulid_to_gsid(ulid, text, bigint) IS 'GSID text: prefix_ + Base62 time (8) + namespace (6) + randomness (14)';
+COMMENT ON FUNCTION gsid_to_ulid(text) IS 'the ULID of a GSID (prefix and namespace stripped)';
+COMMENT ON FUNCTION gsid_prefix(text) IS 'the prefix of a GSID';
+COMMENT ON FUNCTION gsid_namespace(text) IS 'the namespace (0..2^32-1) of a GSID';
+COMMENT ON FUNCTION gen_gsid(text, bigint) IS 'a new GSID: ulid_to_gsid(gen_ulid(), prefix, namespace)';
+
+CREATE FUNCTION ulid_to_typeid(id ulid, prefix text) RETURNS text
+    AS 'MODULE_PATHNAME', 'ulid_to_typeid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION typeid_to_ulid(text) RETURNS ulid
+    AS 'MODULE_PATHNAME', 'typeid_to_ulid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION typeid_prefix(text) RETURNS text
+    AS 'MODULE_PATHNAME', 'typeid_prefix' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ulid_to_typeid(ulid, text) IS 'TypeID v0.3 text: prefix_ + 26 lowercase Crockford Base32 characters (no separator for an empty prefix)';
+COMMENT ON FUNCTION typeid_to_ulid(text) IS 'the 128 bits of a TypeID as a ULID';
+COMMENT ON FUNCTION typeid_prefix(text) IS 'the prefix of a TypeID ('''' when it has none)';
+
+CREATE FUNCTION ulid_parse(text) RETURNS ulid
+    AS 'MODULE_PATHNAME', 'ulid_parse' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_try_parse(text) RETURNS ulid
+    AS 'MODULE_PATHNAME', 'ulid_try_parse' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ulid_parse(text) IS 'a ULID from any of its text forms: ULID, UUID, Base62, TypeID or GSID';
+COMMENT ON FUNCTION ulid_try_parse(text) IS 'as ulid_parse, but NULL for text that is no ULID';

@@ -15,6 +15,11 @@ missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
 done
+# the node-postgres client scenario needs Node.js and npm: the machine image
+# has them (NodeSource's nodejs package); Debian's otherwise
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+	missing+=(nodejs npm)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
 	echo "deps: installing ${missing[*]}"
 	if [ "$(id -u)" -ne 0 ]; then

@@ -42,6 +42,16 @@ check() {
 		not_ok "$1 (expected '$2', got '$3')"
 	fi
 }
+# check_same DESCRIPTION EXPECTED ACTUAL: check for multi-line values; a
+# difference is shown as a diff in comment lines
+check_same() {
+	if [ "$2" == "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diff <(echo "$2") <(echo "$3") | sed 's/^/# /'
+	fi
+}
 # check_cmd DESCRIPTION command...: ok when the command exits 0
 check_cmd() {
 	local d=$1

@@ -1,0 +1,321 @@
+#!/usr/bin/env bash
+# The extension's life cycle: installed into a schema off search_path,
+# dropped and re-created, and updated from every installable version.
+#
+# 1. CREATE EXTENSION ulid SCHEMA ext, with ext not on search_path.  With
+#    search_path = public and again with search_path = '': every function
+#    works schema-qualified (a catalog check fails for any user-facing
+#    function the list of calls below does not reach), every ulid operator
+#    as OPERATOR(ext.op) agrees with uuid's, the casts work, a table with
+#    DEFAULT ext.gen_ulid() fills, and its indexes (btree, hash, BRIN with
+#    ext.ulid_minmax_multi_ops) serve ORDER BY id, WHERE id OPERATOR(ext.>)
+#    ..., equality and ext.max(id).
+# 2. ALTER EXTENSION ... SET SCHEMA is refused (not relocatable), DROP
+#    EXTENSION is refused while a table uses the type, then drops every
+#    object; CREATE EXTENSION again gives the same objects.
+# 3. Upgrades: for every version CREATE EXTENSION can install, install it, put
+#    a table with an index on it, ALTER EXTENSION ulid UPDATE, and compare
+#    the extension's objects (with their markings) to a fresh install of
+#    the default version; amcheck verifies the index.  Every installed
+#    upgrade script ulid--A--B.sql must lie on one of these paths.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../lib.sh
+source "$here/../lib.sh"
+harness_attach
+
+S=lifecycle
+if ! pg_new $S "ulid.node_id = 3" || ! pg_start $S; then
+	not_ok "lifecycle: server starts"
+	exit 1
+fi
+
+# sql DB [psql args...]
+sql() {
+	local db=$1
+	shift
+	ULID_DB=$db psqlx $S "$@"
+}
+
+# sqlstate DB SQL: "SQLSTATE: message" of the error SQL raises, or "ok"
+sqlstate() {
+	local out
+	if out=$(sql "$1" -v VERBOSITY=verbose -c "$2" 2>&1 >/dev/null); then
+		echo ok
+	else
+		sed -nE 's/^(psql:[^:]*:[0-9]+: )?ERROR: +//p' <<<"$out" | head -1
+	fi
+}
+
+# The extension's objects with what an upgrade script could get wrong:
+# function markings, result type, symbol and privileges; privileges of
+# views; operator properties; type layout; cast context; every operator and
+# support function of its operator families; comments.
+OBJECTS_SQL=$(
+	cat <<'SQL'
+WITH members AS (
+    SELECT classid, objid, objsubid FROM pg_depend
+    WHERE refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid') AND deptype = 'e'
+), family_members AS (
+    SELECT 'pg_amop'::regclass, o.oid, 0 FROM pg_amop o
+    JOIN members m ON m.classid = 'pg_opfamily'::regclass AND m.objid = o.amopfamily
+    UNION ALL
+    SELECT 'pg_amproc'::regclass, p.oid, 0 FROM pg_amproc p
+    JOIN members m ON m.classid = 'pg_opfamily'::regclass AND m.objid = p.amprocfamily
+)
+SELECT pg_describe_object(o.classid, o.objid, o.objsubid)
+    || coalesce((SELECT format(' [%s %s strict=%s leakproof=%s returns %s, %s %s, acl %s]', provolatile, proparallel,
+                               proisstrict, proleakproof, prorettype::regtype,
+                               (SELECT lanname FROM pg_language WHERE oid = prolang), prosrc, proacl)
+                 FROM pg_proc p WHERE o.classid = 'pg_proc'::regclass AND p.oid = o.objid), '')
+    || coalesce((SELECT format(' [acl %s]', relacl)
+                 FROM pg_class c WHERE o.classid = 'pg_class'::regclass AND c.oid = o.objid), '')
+    || coalesce((SELECT format(' [%s %s %s hashes=%s merges=%s]', oprcode, oprrest, oprjoin, oprcanhash, oprcanmerge)
+                 FROM pg_operator p WHERE o.classid = 'pg_operator'::regclass AND p.oid = o.objid), '')
+    || coalesce((SELECT format(' [%s %s %s %s %s %s %s]', typlen, typbyval, typalign, typstorage,
+                               typinput, typreceive, typsend)
+                 FROM pg_type t WHERE o.classid = 'pg_type'::regclass AND t.oid = o.objid), '')
+    || coalesce((SELECT format(' [%s %s %s]', castfunc::regprocedure, castcontext, castmethod)
+                 FROM pg_cast c WHERE o.classid = 'pg_cast'::regclass AND c.oid = o.objid), '')
+    || coalesce(' -- ' || obj_description(o.objid, o.classid::regclass::name), '')
+FROM (SELECT * FROM members UNION ALL SELECT * FROM family_members) o
+ORDER BY 1;
+SQL
+)
+objects() { sql "$1" -c "$OBJECTS_SQL"; }
+
+# --- 1. installed into a schema off search_path -----------------------------
+sql postgres -c "CREATE DATABASE lc"
+sql lc <<'SQL'
+CREATE SCHEMA ext;
+CREATE EXTENSION ulid SCHEMA ext;
+CREATE TABLE public.items (
+    id ext.ulid PRIMARY KEY DEFAULT ext.gen_ulid(),
+    ref ext.ulid NOT NULL DEFAULT ext.gen_random_ulid(),
+    n int
+);
+CREATE INDEX items_ref_hash ON public.items USING hash (ref);
+CREATE INDEX items_ref_brin ON public.items USING brin (ref ext.ulid_minmax_multi_ops);
+SQL
+
+# schema_checks LABEL: run with PGOPTIONS setting search_path (ext not on it)
+schema_checks() {
+	local label=$1 line name result plan
+	check "$label: the type is not visible unqualified" "" \
+		"$(sql lc -c "SELECT to_regtype('ulid')")"
+	check "$label: an unqualified call fails" "42883: function gen_ulid() does not exist" \
+		"$(sqlstate lc "SELECT gen_ulid()")"
+	check "$label: an unqualified operator fails (no fallback to uuid's)" \
+		"42883: operator does not exist: ext.ulid = ext.ulid" \
+		"$(sqlstate lc "SELECT '01HTQW311N1KR5G0Y75M3EF00H'::ext.ulid = '01HTQW311N1KR5G0Y75M3EF00H'::ext.ulid")"
+
+	# every user-facing function, schema-qualified, in one transaction that
+	# then lists the extension's functions it did not call (C functions are
+	# counted with track_functions = all; the support functions behind the
+	# type, operators, opclasses, aggregates and casts are checked through
+	# those)
+	if ! result=$(sql lc 2>&1 <<'SQL'
+BEGIN;
+SET LOCAL track_functions = 'all';
+SELECT name, ok FROM (VALUES
+    ('gen_ulid() is now', ext.ulid_time(ext.gen_ulid()) BETWEEN now() - interval '1 minute' AND clock_timestamp()),
+    ('gen_ulid() increases', ext.ulid_cmp(ext.gen_ulid(), ext.gen_ulid()) < 0),
+    ('gen_random_ulid() is now', ext.ulid_time(ext.gen_random_ulid()) BETWEEN now() - interval '1 minute' AND clock_timestamp()),
+    ('gen_ulid(at)', ext.ulid_time(ext.gen_ulid('2024-04-05 19:34:38.901Z')) = '2024-04-05 19:34:38.901Z'),
+    ('gen_monotonic_ulid() increases', ext.ulid_cmp(ext.gen_monotonic_ulid(), ext.gen_monotonic_ulid()) < 0),
+    ('ulid_monotonic_advance', (SELECT ext.gen_monotonic_ulid() OPERATOR(ext.>) a
+                                FROM (SELECT ext.ulid_upper(now() + interval '1 second') AS a) v,
+                                     LATERAL ext.ulid_monotonic_advance(a))),
+    ('ulid_generator_state', (SELECT issued > 0 FROM ext.ulid_generator_state WHERE kind = 'ulid')),
+    ('ulid_time', ext.ulid_time('01HTQW311N1KR5G0Y75M3EF00H') = '2024-04-05 19:34:38.901Z'),
+    ('ulid_unix_ms', ext.ulid_unix_ms('01HTQW311N1KR5G0Y75M3EF00H') = 1712345678901),
+    ('ulid_random', ext.ulid_random('01HTQW311N1KR5G0Y75M3EF00H') = '\x0cf05803c72d06e78011'),
+    ('ulid_from_parts', ext.ulid_from_parts(1712345678901, '\x0cf05803c72d06e78011')::text = '01HTQW311N1KR5G0Y75M3EF00H'),
+    ('ulid_lower', ext.ulid_lower('2024-04-05 19:34:38.901Z')::text = '01HTQW311N0000000000000000'),
+    ('ulid_upper', ext.ulid_upper('2024-04-05 19:34:38.901Z')::text = '01HTQW311NZZZZZZZZZZZZZZZZ'),
+    ('ulid_parts', (SELECT random_chars = '1KR5G0Y75M3EF00H' FROM ext.ulid_parts('01HTQW311N1KR5G0Y75M3EF00H'))),
+    ('cast text', '01htqw311n1kr5g0y75m3ef00h'::ext.ulid::text = '01HTQW311N1KR5G0Y75M3EF00H'),
+    ('cast varchar', '01HTQW311N1KR5G0Y75M3EF00H'::varchar::ext.ulid::varchar = '01HTQW311N1KR5G0Y75M3EF00H'),
+    ('cast uuid', '01HTQW311N1KR5G0Y75M3EF00H'::ext.ulid::uuid = '018eafc1-8435-0cf0-5803-c72d06e78011'),
+    ('cast from uuid', '018eafc1-8435-0cf0-5803-c72d06e78011'::uuid::ext.ulid::text = '01HTQW311N1KR5G0Y75M3EF00H'),
+    ('cast bytea', '01HTQW311N1KR5G0Y75M3EF00H'::ext.ulid::bytea = '\x018eafc184350cf05803c72d06e78011'),
+    ('cast from bytea', '\x018eafc184350cf05803c72d06e78011'::bytea::ext.ulid::text = '01HTQW311N1KR5G0Y75M3EF00H'),
+    ('cast timestamptz', '01HTQW311N1KR5G0Y75M3EF00H'::ext.ulid::timestamptz = '2024-04-05 19:34:38.901Z'),
+    ('cast from timestamptz', '2024-04-05 19:34:38.901Z'::timestamptz::ext.ulid::text = '01HTQW311N0000000000000000'),
+    ('snowflake_layout(name)', ext.snowflake_layout('sonyflake', epoch => '2014-09-01T00:00:00Z')::text = 'sonyflake(epoch=2014-09-01T00:00:00.000Z)'),
+    ('snowflake_layout(bits)', ext.snowflake_layout(41, 'ms', '2010-11-04T01:42:54.657Z', '{"datacenter": 5, "worker": 5}', 12)::text = 'twitter'),
+    ('snowflake_layout_diagram', ext.snowflake_layout_diagram('twitter') LIKE '| sign 1 | time 41 | datacenter 5 | worker 5 | sequence 12 |%'),
+    ('snowflake_time', ext.snowflake_time(175928847299117063, 'discord') = '2016-04-30 11:18:25.796Z'),
+    ('snowflake_unix_ms', ext.snowflake_unix_ms(175928847299117063, 'discord') = 1462015105796),
+    ('snowflake_node', ext.snowflake_node(175928847299117063, 'discord') = 32),
+    ('snowflake_field', ext.snowflake_field(175928847299117063, 'discord', 'worker') = 1),
+    ('snowflake_sequence', ext.snowflake_sequence(175928847299117063, 'discord') = 7),
+    ('snowflake_parts', ext.snowflake_parts(175928847299117063, 'discord')->>'sequence' = '7'),
+    ('snowflake_pack', ext.snowflake_pack('twitter', '2022-06-28T16:07:40.105Z', 378, 0) = 1541815603606036480),
+    ('snowflake_lower and upper', ext.snowflake_lower('twitter', '2022-06-28T16:07:40.105Z') <= 1541815603606036480
+                                  AND ext.snowflake_upper('twitter', '2022-06-28T16:07:40.105Z') >= 1541815603606036480),
+    ('snowflake_friendly', ext.snowflake_friendly(1541815603606036480, 'twitter') = '20220628160740105-0378-0000'),
+    ('snowflake_from_friendly', ext.snowflake_from_friendly('20220628160740105-0378-0000', 'twitter') = 1541815603606036480),
+    ('snowflake_layout operators', 'twitter'::ext.snowflake_layout OPERATOR(ext.=) ext.snowflake_layout('twitter')
+                                   AND 'twitter'::ext.snowflake_layout OPERATOR(ext.<>) 'discord'::ext.snowflake_layout),
+    ('snowflake_next(layout)', ext.snowflake_node(ext.snowflake_next('twitter'), 'twitter') = 3),
+    ('snowflake_next(layout, node)', ext.snowflake_next('twitter', 5) < ext.snowflake_next('twitter', 5)),
+    ('snowflake_advance', (SELECT ext.snowflake_next('twitter', 5) > a
+                           FROM (SELECT ext.snowflake_pack('twitter', clock_timestamp(), 5, 4000) AS a) v,
+                                LATERAL ext.snowflake_advance('twitter', 5, a))),
+    ('scru64_text', ext.scru64_text(110009624767914842) = '0u375nxqh5cq'),
+    ('scru64_from_text', ext.scru64_from_text('0U375NXQH5CQ') = 110009624767914842),
+    ('radix_encode and decode', ext.radix_encode(255, 16, 4) = '00ff' AND ext.radix_decode('00FF', 16) = 255
+                                AND ext.radix_decode(ext.radix_encode(-1)) = -1),
+    ('ulid_to_base62 and back', ext.ulid_from_base62(ext.ulid_to_base62('01HTQW311N1KR5G0Y75M3EF00H'))::text = '01HTQW311N1KR5G0Y75M3EF00H'),
+    ('gsid_to_ulid', ext.gsid_to_ulid('usr_0UfgmdjM46GLys2pzvVCof2nyJ8Y')::text = '01JPHM2B0RF0YRM2H2C0VAG3WE'),
+    ('gsid_prefix and namespace', ext.gsid_prefix('usr_0UfgmdjM46GLys2pzvVCof2nyJ8Y') = 'usr'
+                                  AND ext.gsid_namespace('usr_0UfgmdjM46GLys2pzvVCof2nyJ8Y') = 3757087090),
+    ('ulid_to_gsid', ext.ulid_to_gsid('01JPHM2B0RF0YRM2H2C0VAG3WE', 'usr', 3757087090) = 'usr_0UfgmdjM46GLys2pzvVCof2nyJ8Y'),
+    ('gen_gsid', ext.gsid_namespace(ext.gen_gsid('ord', 7)) = 7),
+    ('ulid_to_typeid', ext.ulid_to_typeid('01HTQW311N1KR5G0Y75M3EF00H', 'user') = 'user_01htqw311n1kr5g0y75m3ef00h'),
+    ('typeid_to_ulid and prefix', ext.typeid_to_ulid('user_01htqw311n1kr5g0y75m3ef00h')::text = '01HTQW311N1KR5G0Y75M3EF00H'
+                                  AND ext.typeid_prefix('user_01htqw311n1kr5g0y75m3ef00h') = 'user'),
+    ('ulid_parse', ext.ulid_parse('018eafc1-8435-0cf0-5803-c72d06e78011')::text = '01HTQW311N1KR5G0Y75M3EF00H'),
+    ('ulid_try_parse', ext.ulid_try_parse('nope') IS NULL),
+    ('min and max', (SELECT ext.min(u)::text || ext.max(u)::text = '00000000000000000000000000' || '7ZZZZZZZZZZZZZZZZZZZZZZZZZ'
+                     FROM (VALUES ('7ZZZZZZZZZZZZZZZZZZZZZZZZZ'::ext.ulid), ('00000000000000000000000000')) v(u)))
+) c(name, ok);
+SELECT 'not called: ' || p.oid::regprocedure
+FROM pg_depend d JOIN pg_proc p ON d.classid = 'pg_proc'::regclass AND p.oid = d.objid
+WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid') AND d.deptype = 'e'
+  AND p.prokind = 'f'
+  AND pg_stat_get_xact_function_calls(p.oid) IS NULL
+  AND NOT EXISTS (SELECT FROM pg_type WHERE p.oid IN (typinput, typoutput, typreceive, typsend))
+  AND NOT EXISTS (SELECT FROM pg_operator WHERE oprcode = p.oid)
+  AND NOT EXISTS (SELECT FROM pg_amproc WHERE amproc = p.oid)
+  AND NOT EXISTS (SELECT FROM pg_aggregate WHERE p.oid IN (aggtransfn, aggcombinefn))
+  AND NOT EXISTS (SELECT FROM pg_cast WHERE castfunc = p.oid)
+ORDER BY 1;
+COMMIT;
+SQL
+	); then
+		not_ok "$label: the schema-qualified calls fail: $result"
+	fi
+	while IFS='|' read -r name line; do
+		case $name in
+		"not called: "*) not_ok "$label: ${name#not called: } was not called schema-qualified (add it to the list)" ;;
+		*) check "$label: ext.$name" "t" "$line" ;;
+		esac
+	done <<<"$result"
+
+	# every ulid operator as OPERATOR(ext.op) answers as uuid's does
+	result=$(sql lc <<'SQL'
+SELECT format($q$SELECT %L, bool_and((a OPERATOR(ext.%s) b) = (a::uuid OPERATOR(pg_catalog.%s) b::uuid))
+                FROM (SELECT '01HTQW311N1KR5G0Y75M3EF00H'::ext.ulid AS x, '01HTQW311N1KR5G0Y75M3EF00J'::ext.ulid AS y) c,
+                     LATERAL (VALUES (x, y), (y, x), (x, x)) v(a, b)$q$,
+              o.oprname, o.oprname, o.oprname)
+FROM pg_depend d JOIN pg_operator o ON d.classid = 'pg_operator'::regclass AND o.oid = d.objid
+WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid') AND d.deptype = 'e'
+  AND o.oprleft = 'ext.ulid'::regtype
+ORDER BY 1 \gexec
+SQL
+	)
+	check "$label: six operators" "6" "$(grep -c . <<<"$result")"
+	while IFS='|' read -r name line; do
+		check "$label: OPERATOR(ext.$name) agrees with uuid's" "t" "$line"
+	done <<<"$result"
+
+	# the default, the indexes and ORDER BY
+	sql lc -c "INSERT INTO public.items (n) SELECT g FROM generate_series(1, 2000) g" -c "ANALYZE public.items"
+	check "$label: DEFAULT ext.gen_ulid() gives ids in insertion order" "0" \
+		"$(sql lc -c "SELECT count(*) FROM (SELECT n, lag(n) OVER (ORDER BY id) AS prev FROM public.items) s WHERE n <= prev AND n <> 1")"
+	check "$label: GROUP BY, DISTINCT and a join by id" "t" \
+		"$(sql lc -c "SELECT (SELECT count(*) FROM (SELECT id FROM public.items GROUP BY id) g) = (SELECT count(DISTINCT id) FROM public.items)
+		              AND (SELECT count(DISTINCT id) FROM public.items) = (SELECT count(*) FROM public.items a JOIN public.items b ON a.id OPERATOR(ext.=) b.id)")"
+	plan_uses() {
+		plan=$(PGOPTIONS="$PGOPTIONS -c enable_seqscan=off" sql lc -c "EXPLAIN (COSTS OFF) $2")
+		if grep -q "$1" <<<"$plan"; then
+			ok "$label: $1 serves: $2"
+		else
+			not_ok "$label: $1 does not serve: $2"
+			sed 's/^/# /' <<<"$plan"
+		fi
+	}
+	plan_uses items_pkey "SELECT id FROM public.items ORDER BY id LIMIT 5"
+	plan_uses items_pkey "SELECT id FROM public.items ORDER BY id DESC LIMIT 5"
+	plan_uses items_pkey "SELECT n FROM public.items WHERE id OPERATOR(ext.>) (SELECT id FROM public.items WHERE n = 1990)"
+	plan_uses items_pkey "SELECT ext.max(id) FROM public.items"
+	plan_uses items_ref_hash "SELECT n FROM public.items WHERE ref OPERATOR(ext.=) (SELECT ref FROM public.items WHERE n = 7)"
+	plan_uses items_ref_brin "SELECT count(*) FROM public.items WHERE ref OPERATOR(ext.<) ext.ulid_lower(now())"
+	check "$label: ORDER BY id LIMIT returns the first rows inserted" "1,2,3" \
+		"$(sql lc -c "SELECT string_agg(n::text, ',') FROM (SELECT n FROM public.items ORDER BY id LIMIT 3) s")"
+	check "$label: WHERE id OPERATOR(ext.>) ... finds the rows inserted after" "10" \
+		"$(sql lc -c "SELECT count(*) FROM public.items WHERE id OPERATOR(ext.>) (SELECT id FROM public.items WHERE n = 1990)")"
+	sql lc -c "TRUNCATE public.items"
+}
+
+PGOPTIONS='-c search_path=public' schema_checks "search_path=public"
+check "search_path '' is set through PGOPTIONS" '{pg_catalog}' \
+	"$(PGOPTIONS='-c search_path=""' sql lc -c "SELECT current_schemas(true)")"
+PGOPTIONS='-c search_path=""' schema_checks "search_path=''"
+
+# --- 2. relocation refused, drop and re-create -------------------------------
+before=$(objects lc)
+check "ALTER EXTENSION ulid SET SCHEMA is refused: not relocatable" \
+	'0A000: extension "ulid" does not support SET SCHEMA' \
+	"$(sqlstate lc "ALTER EXTENSION ulid SET SCHEMA public")"
+check "DROP EXTENSION is refused while a table uses the type" \
+	"2BP01: cannot drop extension ulid because other objects depend on it" \
+	"$(sqlstate lc "DROP EXTENSION ulid")"
+sql lc -c "DROP TABLE public.items" -c "DROP EXTENSION ulid"
+check "DROP EXTENSION leaves no object behind" "0|0|0|0|0" \
+	"$(sql lc -c "SELECT (SELECT count(*) FROM pg_proc WHERE pronamespace = 'ext'::regnamespace),
+	                     (SELECT count(*) FROM pg_class WHERE relnamespace = 'ext'::regnamespace),
+	                     (SELECT count(*) FROM pg_type WHERE typnamespace = 'ext'::regnamespace),
+	                     (SELECT count(*) FROM pg_operator WHERE oprnamespace = 'ext'::regnamespace),
+	                     (SELECT count(*) FROM pg_opfamily WHERE opfnamespace = 'ext'::regnamespace)")"
+sql lc -c "CREATE EXTENSION ulid SCHEMA ext"
+check_same "CREATE EXTENSION again: the same $(wc -l <<<"$before") objects" "$before" "$(objects lc)"
+check "CREATE EXTENSION again: ext.gen_ulid() works" "26" "$(sql lc -c "SELECT length(ext.gen_ulid()::text)")"
+
+# --- 3. upgrades ---------------------------------------------------------------
+default=$(sql postgres -c "SELECT default_version FROM pg_available_extensions WHERE name = 'ulid'")
+versions=$(sql postgres -c "SELECT version FROM pg_available_extension_versions WHERE name = 'ulid'" | sort -V)
+echo "# default version $default; installable versions: ${versions//$'\n'/ }"
+sql postgres -c "CREATE DATABASE upgrade_fresh"
+sql upgrade_fresh -c "CREATE EXTENSION ulid"
+fresh=$(objects upgrade_fresh)
+walked=""
+for v in $versions; do
+	db=upgrade_from_${v//[^0-9a-zA-Z]/_}
+	sql postgres -c "CREATE DATABASE $db"
+	sql "$db" -c "CREATE EXTENSION ulid VERSION '$v'" -c "CREATE EXTENSION amcheck" \
+		-c "CREATE TABLE t (id ulid PRIMARY KEY DEFAULT gen_ulid(), n int)" \
+		-c "INSERT INTO t (n) SELECT g FROM generate_series(1, 1000) g"
+	path=$(sql postgres -c "SELECT path FROM pg_extension_update_paths('ulid') WHERE source = '$v' AND target = '$default'")
+	walked="$walked $path"
+	label="install $v, ALTER EXTENSION ulid UPDATE${path:+ ($path)}"
+	if ! sql "$db" -c "ALTER EXTENSION ulid UPDATE" 2>"$ULID_WORK/$db.err"; then
+		not_ok "$label: $(cat "$ULID_WORK/$db.err")"
+		continue
+	fi
+	check "$label: version $default" "$default" \
+		"$(sql "$db" -c "SELECT extversion FROM pg_extension WHERE extname = 'ulid'")"
+	check_same "$label: the same $(wc -l <<<"$fresh") objects as a fresh install" "$fresh" "$(objects "$db")"
+	check_cmd "$label: the index of a table made before passes amcheck" \
+		sql "$db" -o /dev/null -c "SELECT bt_index_check('t_pkey', true)"
+	check "$label: that table takes new rows, last in id order" "1001" \
+		"$(sql "$db" -c "INSERT INTO t (n) VALUES (1001)" -c "SELECT n FROM t ORDER BY id DESC LIMIT 1")"
+done
+extdir=$("$PG_BIN/pg_config" --sharedir)/extension
+scripts=$(cd "$extdir" && ls ulid--*--*.sql 2>/dev/null)
+for f in $scripts; do
+	step=${f#ulid--}
+	step=${step%.sql}
+	from=${step%%--*}
+	to=${step#*--}
+	if [[ "$walked" =~ (^|[ -])${from//./\\.}--${to//./\\.}(-|$| ) ]]; then
+		ok "upgrade script $f is on a tested path"
+	else
+		not_ok "upgrade script $f is on no tested path: keep an install script of a version that leads through it"
+	fi
+done
+[ -n "$scripts" ] || echo "# no upgrade scripts yet: the update from $default is a no-op"
+
+pg_stop $S
