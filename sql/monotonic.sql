@@ -48,14 +48,7 @@ SET max_parallel_workers_per_gather = 2;
 EXPLAIN (COSTS OFF) SELECT gen_monotonic_ulid() FROM mono_par;
 SELECT gen_monotonic_ulid() AS before_par \gset
 -- (EXPLAIN ANALYZE runs the statement; the plan shows that workers ran)
-CREATE FUNCTION mono_workers_launched(q text) RETURNS int LANGUAGE plpgsql AS $$
-DECLARE plan json;
-BEGIN
-    EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON) ' || q INTO plan;
-    RETURN (plan -> 0 -> 'Plan' ->> 'Workers Launched')::int;
-END
-$$;
-SELECT mono_workers_launched('CREATE TEMP TABLE mono_par_out AS SELECT gen_monotonic_ulid() AS u FROM mono_par') > 0 AS ran_in_workers;
+SELECT workers_launched('CREATE TEMP TABLE mono_par_out AS SELECT gen_monotonic_ulid() AS u FROM mono_par') > 0 AS ran_in_workers;
 SELECT gen_monotonic_ulid() AS after_par \gset
 SELECT count(*) AS ids, count(DISTINCT u) AS distinct_ids,
        bool_and(u > :'before_par' AND u < :'after_par') AS between_before_and_after
@@ -65,7 +58,6 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 DROP TABLE mono_par;
-DROP FUNCTION mono_workers_launched(text);
 
 -- the state view: one row for gen_monotonic_ulid(), its last id, counts and
 -- the persisted floor (at most the 1 s reservation above the last time)

@@ -24,4 +24,13 @@ EXCEPTION WHEN OTHERS THEN
     RETURN h;
 END
 $$;
+-- workers_launched(q): runs q under EXPLAIN ANALYZE and returns how many
+-- parallel workers it launched (a test that needs workers checks > 0)
+CREATE FUNCTION workers_launched(q text) RETURNS int LANGUAGE plpgsql AS $$
+DECLARE plan json;
+BEGIN
+    EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON) ' || q INTO plan;
+    RETURN (plan -> 0 -> 'Plan' ->> 'Workers Launched')::int;
+END
+$$;
 SELECT extname, extversion FROM pg_extension WHERE extname = 'ulid';

@@ -487,6 +487,24 @@ COMMENT ON FUNCTION snowflake_from_friendly(text, snowflake_layout, text) IS 'th
 COMMENT ON FUNCTION scru64_text(bigint) IS 'SCRU64''s 12-character lowercase Base36 text';
 COMMENT ON FUNCTION scru64_from_text(text) IS 'the id of SCRU64 text (12 Base36 characters, any case)';
 
+-- Generating.  One shared state per (bit structure, node): ids from it
+-- strictly increase across every backend.  PARALLEL SAFE, like
+-- gen_monotonic_ulid(): the state lives in shared memory and workers see
+-- the leader's ulid.node_id, so an id minted in a worker keeps the order.
+-- STRICT: a NULL layout or node mints nothing.
+CREATE FUNCTION snowflake_next(layout snowflake_layout) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'snowflake_next' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+CREATE FUNCTION snowflake_next(layout snowflake_layout, node bigint) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'snowflake_next_node' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION snowflake_next(snowflake_layout) IS 'the next Snowflake id of a layout on this server''s node (ulid.node_id), strictly increasing across backends and restarts';
+COMMENT ON FUNCTION snowflake_next(snowflake_layout, bigint) IS 'the next Snowflake id of a layout on the given node (all node fields together), strictly increasing across backends and restarts';
+
+-- PARALLEL RESTRICTED, like ulid_monotonic_advance(): it writes the floor file.
+CREATE FUNCTION snowflake_advance(layout snowflake_layout, node bigint, id bigint) RETURNS void
+    AS 'MODULE_PATHNAME', 'snowflake_advance' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION snowflake_advance(snowflake_layout, bigint, bigint) IS 'make every later snowflake_next(layout, node) id greater than this id, also after a restart (superuser only)';
+REVOKE ALL ON FUNCTION snowflake_advance(snowflake_layout, bigint, bigint) FROM PUBLIC;
+
 -----------------------------------------------------------------------------
 -- Text codecs
 -----------------------------------------------------------------------------

@@ -45,3 +45,14 @@ ulid_clock_now_ms(void)
 		elog(ERROR, "clock_gettime(CLOCK_REALTIME) failed: %m");
 	return (int64) ts.tv_sec * 1000 + ts.tv_nsec / 1000000 + clock_offset_ms;
 }
+
+/* The same clock in microseconds, for waits shorter than a millisecond. */
+int64
+ulid_clock_now_us(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
+		elog(ERROR, "clock_gettime(CLOCK_REALTIME) failed: %m");
+	return (int64) ts.tv_sec * 1000000 + ts.tv_nsec / 1000 + (int64) clock_offset_ms * 1000;
+}

@@ -22,6 +22,7 @@ _PG_init(void)
 	ulid_clock_init();
 	ulid_shmem_init();
 	ulid_gen_monotonic_init();
+	ulid_gen_snowflake_init();
 
 	/* after every ulid.* setting is defined */
 	MarkGUCPrefixReserved("ulid");

@@ -62,9 +62,13 @@ extern TimestampTz ulid_unix_ms_to_timestamptz(int64 ms);
 /* clock.c: the generators' wall clock, in Unix milliseconds */
 extern void ulid_clock_init(void);
 extern int64 ulid_clock_now_ms(void);
+extern int64 ulid_clock_now_us(void);
 
 /* gen_monotonic.c: gen_monotonic_ulid() and its shared state */
 extern void ulid_gen_monotonic_init(void);
+
+/* gen_snowflake.c: snowflake_next(), its settings and shared states */
+extern void ulid_gen_snowflake_init(void);
 
 /* random.c: the per-backend CSPRNG */
 extern void ulid_random_bytes(uint8 *out, size_t n);

@@ -7,6 +7,7 @@
 #                           port in the run's private socket dir, run as the
 #                           postgres user, shared_preload_libraries =
 #                           '$ULID_PRELOAD', by default 'ulid')
+#   pg_new_standby NAME PRIMARY  a streaming replica (pg_basebackup -R)
 #   pg_start/pg_stop/pg_crash NAME, psqlx NAME [psql args]
 #   ok/not_ok/check         count results (ok or not ok lines)
 #   wait_until SECS cmd...  poll a command until it succeeds
@@ -144,6 +145,24 @@ pg_new() {
 		local line
 		for line in "$@"; do echo "$line"; done
 	} >>"$ULID_WORK/$name/postgresql.conf"
+}
+
+# pg_new_standby NAME PRIMARY: a streaming replica of the running server
+# PRIMARY, made by pg_basebackup -R over the unix socket, on its own port
+pg_new_standby() {
+	local name=$1 primary=$2 port
+	port=$ULID_NEXT_PORT
+	ULID_NEXT_PORT=$((ULID_NEXT_PORT + 1))
+	echo "$port" >"$ULID_WORK/$name.port"
+	mkdir -p "$ULID_WORK/$name"
+	chmod 700 "$ULID_WORK/$name"
+	chown postgres: "$ULID_WORK/$name" 2>/dev/null || true
+	as_pg "$PG_BIN/pg_basebackup" -D "$ULID_WORK/$name" -R -X stream -c fast \
+		-h "$ULID_WORK/sock" -p "$(pg_port "$primary")" -U postgres >"$ULID_WORK/$name.basebackup.log" 2>&1 || {
+		cat "$ULID_WORK/$name.basebackup.log" >&2
+		return 1
+	}
+	echo "port = $port" >>"$ULID_WORK/$name/postgresql.conf"
 }
 
 pg_start() {

@@ -6,6 +6,7 @@
  *-------------------------------------------------------------------------
  */
 #include "sfcodec.h"
+#include "radix.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -111,54 +112,41 @@ shape:
 	return SFL_ERR_SYNTAX;
 }
 
-/* Value of a Base36 digit in any case, or -1. */
+/* Value of a Base36 digit in any case, or -1 (the radix codec's digits). */
 int
 sfl_base36_digit(unsigned char c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A' + 10;
-	return -1;
+	return ulid_radix_digit(c, 36);
 }
 
 /* SCRU64's 12 lowercase Base36 digits of v < 36^12. */
 bool
 sfl_scru64_encode(uint64_t v, char *out)
 {
-	static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+	char		buf[ULID_RADIX_MAX_WIDTH];
+	size_t		len;
 
 	if (v >= SFL_SCRU64_LIMIT)
 		return false;
-	for (int i = SFL_SCRU64_LEN - 1; i >= 0; i--)
-	{
-		out[i] = digits[v % 36];
-		v /= 36;
-	}
+	(void) ulid_radix_encode(v, 36, SFL_SCRU64_LEN, buf, &len);
+	memcpy(out, buf, SFL_SCRU64_LEN);
 	out[SFL_SCRU64_LEN] = '\0';
 	return true;
 }
 
-/* 12 Base36 digits (any case) to their value. */
+/* 12 Base36 digits (any case) to their value (below 36^12 < 2^63). */
 sfl_status
 sfl_scru64_decode(const char *s, size_t len, uint64_t *v, long *bad_offset)
 {
+	ulid_codec_error err;
+
 	*bad_offset = -1;
 	if (len != SFL_SCRU64_LEN)
 		return SFL_ERR_SYNTAX;
-	*v = 0;
-	for (size_t i = 0; i < len; i++)
+	if (ulid_radix_decode(s, len, 36, v, &err) != ULID_CODEC_OK)
 	{
-		int			d = sfl_base36_digit((unsigned char) s[i]);
-
-		if (d < 0)
-		{
-			*bad_offset = (long) i;
-			return SFL_ERR_SYNTAX;
-		}
-		*v = *v * 36 + (uint64_t) d;	/* 36^12 < 2^63: no overflow */
+		*bad_offset = (long) err.pos;
+		return SFL_ERR_SYNTAX;
 	}
 	return SFL_OK;
 }

@@ -111,6 +111,7 @@ BENCH_KEYS=(
 	"gen_ulid|ulid|gen_ulid()"
 	"gen_random_ulid|ulid|gen_random_ulid()"
 	"gen_monotonic_ulid|ulid|gen_monotonic_ulid()"
+	"snowflake_twitter|bigint|snowflake_next('twitter')"
 	"gen_random_uuid|uuid|gen_random_uuid()"
 	"bigserial|bigserial|"
 )

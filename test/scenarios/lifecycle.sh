@@ -25,7 +25,7 @@ source "$here/../lib.sh"
 harness_attach
 
 S=lifecycle
-if ! pg_new $S || ! pg_start $S; then
+if ! pg_new $S "ulid.node_id = 3" || ! pg_start $S; then
 	not_ok "lifecycle: server starts"
 	exit 1
 fi
@@ -158,6 +158,11 @@ SELECT name, ok FROM (VALUES
     ('snowflake_from_friendly', ext.snowflake_from_friendly('20220628160740105-0378-0000', 'twitter') = 1541815603606036480),
     ('snowflake_layout operators', 'twitter'::ext.snowflake_layout OPERATOR(ext.=) ext.snowflake_layout('twitter')
                                    AND 'twitter'::ext.snowflake_layout OPERATOR(ext.<>) 'discord'::ext.snowflake_layout),
+    ('snowflake_next(layout)', ext.snowflake_node(ext.snowflake_next('twitter'), 'twitter') = 3),
+    ('snowflake_next(layout, node)', ext.snowflake_next('twitter', 5) < ext.snowflake_next('twitter', 5)),
+    ('snowflake_advance', (SELECT ext.snowflake_next('twitter', 5) > a
+                           FROM (SELECT ext.snowflake_pack('twitter', clock_timestamp(), 5, 4000) AS a) v,
+                                LATERAL ext.snowflake_advance('twitter', 5, a))),
     ('scru64_text', ext.scru64_text(110009624767914842) = '0u375nxqh5cq'),
     ('scru64_from_text', ext.scru64_from_text('0U375NXQH5CQ') = 110009624767914842),
     ('radix_encode and decode', ext.radix_encode(255, 16, 4) = '00ff' AND ext.radix_decode('00FF', 16) = 255

@@ -20,19 +20,10 @@ psqlx $P -c "INSERT INTO t SELECT FROM generate_series(1, 1000)"
 max_primary=$(psqlx $P -c "SELECT max(id) FROM t")
 
 # the replica: a base backup over the unix socket, on its own port
-port=$ULID_NEXT_PORT
-ULID_NEXT_PORT=$((ULID_NEXT_PORT + 1))
-echo "$port" >"$ULID_WORK/$R.port"
-mkdir -p "$(pg_data $R)"
-chmod 700 "$(pg_data $R)"
-chown postgres: "$(pg_data $R)" 2>/dev/null || true
-if ! as_pg "$PG_BIN/pg_basebackup" -D "$(pg_data $R)" -R -X stream -c fast \
-	-h "$ULID_WORK/sock" -p "$(pg_port $P)" -U postgres >"$ULID_WORK/$R.basebackup.log" 2>&1; then
-	cat "$ULID_WORK/$R.basebackup.log"
+if ! pg_new_standby $R $P; then
 	not_ok "standby: pg_basebackup"
 	exit 1
 fi
-echo "port = $port" >>"$(pg_data $R)/postgresql.conf"
 if ! pg_start $R; then
 	not_ok "standby: replica starts"
 	exit 1

@@ -1,0 +1,600 @@
+/*-------------------------------------------------------------------------
+ *
+ * gen_snowflake.c
+ *	  snowflake_next(): Snowflake ids from any layout, on one shared state
+ *	  per (bit structure, node); snowflake_advance(); the settings
+ *	  ulid.node_id, ulid.clock_borrow_ms and ulid.clock_wait_ms.
+ *
+ * THE STATE
+ * Layouts with the same bit structure (sfl_layout_key: time bits, unit,
+ * epoch, node bits, sequence bits, order, sign) mint the same ids whatever
+ * their names, so the shared state (shmem.c, kind ULID_STATE_SNOWFLAKE) is
+ * keyed by that structure plus the node.  Its words hold the last tick and
+ * sequence issued; ids from one state therefore strictly increase: an id of
+ * a fixed node orders by (tick, sequence) in both bit orders.  The sequence
+ * reset rule (zero, random, carry) belongs to the calling layout: it only
+ * chooses where a new tick starts.
+ *
+ * ISSUING AN ID
+ * The clock is read (and randomness drawn, for the random rule) before the
+ * state's spinlock is taken.  Inside it, with L the last tick issued and
+ * "now" the clock, or the restart floor (min_ms) while that lies ahead:
+ *	- a tick later than L: issue on now's tick, the sequence starting by the
+ *	  layout's reset rule;
+ *	- L's sequence exhausted and L the layout's last issuable tick: fail
+ *	  (22008), whatever the clock says;
+ *	- otherwise now is behind L's start by B (B <= 0: it is within L).  The
+ *	  clock regression policy (CosId), with allowance =
+ *	  max(ulid.clock_borrow_ms, one tick):
+ *		B <= allowance: keep issuing on L ("borrowing" a time ahead of the
+ *		  clock); when L's sequence is exhausted, borrow L + 1 if its start
+ *		  is at most the allowance ahead, else wait for the clock to come
+ *		  that close (at most one tick);
+ *		the clock at most ulid.clock_wait_ms behind L: wait for it to come
+ *		  within the allowance of L;
+ *		more: fail with 55000, giving both times.
+ * then the shared floor check on the last millisecond of the tick (shmem.h),
+ * and the stores.  A few dozen instructions, no call that can fail.
+ * Every wait happens after releasing the spinlock and checks for interrupts
+ * (cancel and statement_timeout work); then the loop starts over with a
+ * fresh clock reading.  A wait for the next tick sleeps until just before
+ * it and spins the rest, so a session minting at a layout's cap keeps pace
+ * with the clock without burning a core; a longer one sleeps on the latch.
+ *
+ * The restart floor stands in for the clock while it lies ahead, so after
+ * a restart ids are issued at once from the floor, on its tick and the
+ * allowance after it; beyond, the waits are for the real clock and bounded
+ * by the policy like any other.
+ *
+ * The view counts borrows (ids on a tick starting after the clock), waits
+ * (calls that waited, for the clock or the floor) and failures.
+ *
+ * Ids issued after a restart lie above every id issued before: the state
+ * starts on the tick holding max(clock, floor), and every tick issued before
+ * ended below the floor (shmem.c).  A hot standby refuses (25006): a copy
+ * of the primary carries the primary's ulid.node_id.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "snowflake.h"
+
+#include <limits.h>
+
+#include "access/xlog.h"
+#include "miscadmin.h"
+#include "storage/latch.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/wait_event.h"
+
+#include "shmem.h"
+
+/* the state's words */
+#define W_TICK		0			/* last tick issued */
+#define W_SEQ		1			/* its sequence */
+#define W_VALID		2			/* 1 once an id is stored */
+
+/* the state's key: the bit structure and the node, zero-padded */
+typedef struct sf_state_key
+{
+	sfl_key		bits;
+	int64		node;
+} sf_state_key;
+
+StaticAssertDecl(sizeof(sf_state_key) <= ULID_STATE_KEY_BYTES,
+				 "a Snowflake state key fits a shared state's key");
+
+/* the last microseconds of a wait for the next tick are spun, not slept */
+#define SPIN_US		50
+
+/* settings */
+static int	node_id = -1;
+static int	clock_borrow_ms = 5;
+static int	clock_wait_ms = 1000;
+
+/*
+ * This backend's pointers to the states it used (states are never freed),
+ * most recent first: a query usually calls one layout and node.
+ */
+#define CACHE_SIZE	8
+typedef struct cached_state
+{
+	sf_state_key key;
+	UlidGenState *st;
+} cached_state;
+static cached_state cache[CACHE_SIZE];
+static int	ncached = 0;
+
+/* what the critical section decided */
+typedef enum next_action
+{
+	ISSUE,						/* store (tick, seq) and return the id */
+	WAIT,						/* wait until the clock reaches target */
+	FAIL_BEHIND,				/* the clock is too far behind the last tick */
+	FAIL_END					/* no tick left in the layout */
+} next_action;
+
+/* Unix ms where a tick starts, for the layout's unit. */
+static inline int64
+tick_start(const sfl_layout *l, int unit_ms, int64 tick)
+{
+	return l->epoch_ms + tick * unit_ms;
+}
+
+/* The state of (layout's bits, node), cached in this backend. */
+static UlidGenState *
+get_state(const sfl_layout *l, int64 node)
+{
+	sf_state_key key;
+	cached_state found;
+	int			i;
+
+	sfl_layout_key(l, &key.bits);
+	key.node = node;
+	if (likely(ncached > 0 && memcmp(&cache[0].key, &key, sizeof(key)) == 0))
+		return cache[0].st;
+	for (i = 1; i < ncached; i++)
+		if (memcmp(&cache[i].key, &key, sizeof(key)) == 0)
+			break;
+	if (i < ncached)
+		found = cache[i];
+	else
+	{
+		uint8		raw[ULID_STATE_KEY_BYTES] = {0};
+
+		memcpy(raw, &key, sizeof(key));
+		found.key = key;
+		found.st = ulid_state_get(ULID_STATE_SNOWFLAKE, raw);
+		if (ncached < CACHE_SIZE)
+			ncached++;
+		i = ncached - 1;		/* replaced: the least recently used */
+	}
+	/* most recent first */
+	memmove(&cache[1], &cache[0], i * sizeof(cached_state));
+	cache[0] = found;
+	return found.st;
+}
+
+/* ERROR 22003 unless node fits the layout's node bits. */
+static void
+check_node(const sfl_layout *l, int64 node, bool from_setting)
+{
+	if (node >= 0 && (uint64) node <= sfl_max_node(l))
+		return;
+	ereport(ERROR,
+			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+			 errmsg("node " INT64_FORMAT " does not fit the layout %s",
+					node, sf_layout_name(l)),
+			 errdetail("Its node fields hold %d bits together: nodes 0 to " UINT64_FORMAT ".",
+					   l->node_bits, sfl_max_node(l)),
+			 from_setting ?
+			 errhint("The node comes from ulid.node_id; pass a node that fits: snowflake_next(layout, node).") : 0));
+}
+
+/* "2026-01-01T00:00:00.000Z", or the Unix ms outside years 0000-9999 */
+static char *
+iso_or_ms(int64 ms)
+{
+	char		buf[32];
+
+	if (ms < 0 || ms > SFL_EPOCH_MAX_MS)
+		return psprintf(INT64_FORMAT " Unix ms", ms);
+	sfl_format_iso(ms, buf);
+	return pstrdup(buf);
+}
+
+/*
+ * ERROR 22008: the clock (now) is before the layout's first tick a
+ * generator may issue, or the next id would lie past its last (last).
+ */
+static void
+report_out_of_time(const sfl_layout *l, int64 now, int64 last)
+{
+	if (last < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				 errmsg("the clock is before the start of the layout %s", sf_layout_name(l)),
+				 errdetail("The clock reads %s. %s", iso_or_ms(now), sf_layout_range(l))));
+	ereport(ERROR,
+			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+			 errmsg("the layout %s has no time left to mint ids on", sf_layout_name(l)),
+			 errdetail("The next id would lie after the last tick a generator may issue, which starts at %s.",
+					   iso_or_ms(sfl_tick_unix_ms(l, last)))));
+}
+
+/* ERROR 55000: the clock is further behind the last tick than the policy waits. */
+static void
+report_clock_behind(const sfl_layout *l, int64 node, int64 now, int64 last_ms,
+					int64 allowance)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("the clock (%s) is " INT64_FORMAT " ms behind the last Snowflake id's time (%s)",
+					iso_or_ms(now), last_ms - now, iso_or_ms(last_ms)),
+			 errdetail("Layout %s, node " INT64_FORMAT ": the generator issues ahead of a clock at most " INT64_FORMAT " ms behind (ulid.clock_borrow_ms or one tick) and waits for one at most %d ms behind (ulid.clock_wait_ms).",
+					   sf_layout_name(l), node, allowance, clock_wait_ms),
+			 errhint("Check the server's clock synchronisation; once the clock has caught up, ids are issued again.")));
+}
+
+/*
+ * Wait, outside any spinlock, until the clock reads at least target (Unix
+ * ms).  Milliseconds away: sleep on the latch.  Under two milliseconds (an
+ * exhausted tick waiting for the next): sleep to just before the boundary,
+ * then spin on the clock, so the waiter neither burns a core nor wakes late.
+ * Interruptible throughout.
+ */
+static void
+wait_for_clock(int64 target)
+{
+	for (;;)
+	{
+		int64		remaining_us;
+
+		CHECK_FOR_INTERRUPTS();
+		remaining_us = target * 1000 - ulid_clock_now_us();
+		if (remaining_us <= 0)
+			return;
+		if (remaining_us >= 2000)
+		{
+			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+							 (long) (remaining_us / 1000 - 1), PG_WAIT_EXTENSION);
+			ResetLatch(MyLatch);
+		}
+		else if (remaining_us > SPIN_US)
+			pg_usleep((long) (remaining_us - SPIN_US));
+		else
+			SPIN_DELAY();
+	}
+}
+
+/* The next id of (layout, node): the issuing loop of shmem.h. */
+static int64
+snowflake_next_id(const sfl_layout *l, int64 node)
+{
+	UlidGenState *st;
+	int			unit_ms = sfl_unit_ms((sfl_unit) l->unit);
+	int64		allowance = Max(clock_borrow_ms, unit_ms);
+	uint64		max_seq = sfl_max_seq(l);
+	uint64		random = 0;
+	int64		first,
+				last;
+	bool		counted_wait = false;
+
+	if (RecoveryInProgress())
+		ereport(ERROR,
+				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+				 errmsg("cannot mint Snowflake ids during recovery"),
+				 errdetail("A hot standby is a copy of its primary and carries the primary's ulid.node_id: its ids would collide with the primary's."),
+				 errhint("Mint ids on the primary. A promoted standby needs its own ulid.node_id, or snowflake_advance() past the old primary's last ids.")));
+	st = get_state(l, node);
+	sfl_issuable_ticks(l, &first, &last);
+	if (unlikely(l->seq_reset == SFL_RESET_RANDOM))
+		random = ulid_random_u64();
+
+	for (;;)
+	{
+		int64		now = ulid_clock_now_ms();
+		int64		eff = Max(now, st->min_ms);
+		int64		now_tick;
+		int64		tick = 0;
+		uint64		seq = 0;
+		int64		last_start = 0;
+		int64		target = 0;
+		int64		ms = 0;
+		next_action action;
+		UlidFloorCheck chk = ULID_FLOOR_OK;
+
+		if (unlikely(eff < l->epoch_ms))
+			report_out_of_time(l, now, -1);
+		now_tick = (eff - l->epoch_ms) / unit_ms;
+		if (unlikely(now_tick < first))
+			report_out_of_time(l, now, -1);
+
+		SpinLockAcquire(&st->mutex);
+		if (!st->word[W_VALID] || now_tick > (int64) st->word[W_TICK])
+		{
+			/* a tick later than the last one: start it */
+			tick = now_tick;
+			seq = sfl_seq_start(l, st->word[W_VALID] ? st->word[W_SEQ] : max_seq,
+								random);
+			action = tick > last ? FAIL_END : ISSUE;
+		}
+		else
+		{
+			int64		lt = (int64) st->word[W_TICK];
+
+			last_start = tick_start(l, unit_ms, lt);
+			if (unlikely(st->word[W_SEQ] >= max_seq && lt >= last))
+				action = FAIL_END;	/* whatever the clock says */
+			else if (unlikely(last_start - eff > allowance))
+			{
+				/* the clock stepped back: wait for it, or fail */
+				action = last_start - now > clock_wait_ms ? FAIL_BEHIND : WAIT;
+				target = last_start - allowance;
+			}
+			else if (likely(st->word[W_SEQ] < max_seq))
+			{
+				tick = lt;
+				seq = st->word[W_SEQ] + 1;
+				action = ISSUE;
+			}
+			else
+			{
+				/*
+				 * The tick is exhausted: borrow the next one, or wait for
+				 * the clock (at most a tick, unless the restart floor lies
+				 * far ahead of the clock: then the policy fails).
+				 */
+				tick = lt + 1;
+				seq = sfl_seq_start(l, max_seq, random);
+				target = tick_start(l, unit_ms, tick) - allowance;
+				if (eff >= target)
+					action = ISSUE;
+				else
+					action = target - now > Max(clock_wait_ms, unit_ms) ? FAIL_BEHIND : WAIT;
+			}
+		}
+		if (likely(action == ISSUE))
+		{
+			int64		start = tick_start(l, unit_ms, tick);
+
+			ms = start + unit_ms - 1;	/* the tick's last millisecond */
+			chk = ulid_floor_check(ms);
+			if (likely(chk != ULID_FLOOR_BLOCKED))
+			{
+				st->word[W_TICK] = (uint64) tick;
+				st->word[W_SEQ] = seq;
+				st->word[W_VALID] = 1;
+				st->issued++;
+				if (start > now)
+					st->borrows++;
+			}
+		}
+		if (unlikely((action == WAIT || chk == ULID_FLOOR_BLOCKED) && !counted_wait))
+		{
+			st->waits++;
+			counted_wait = true;
+		}
+		else if (unlikely(action == FAIL_BEHIND || action == FAIL_END))
+			st->failures++;
+		SpinLockRelease(&st->mutex);
+
+		switch (action)
+		{
+			case ISSUE:
+				if (likely(chk == ULID_FLOOR_OK))
+					return (int64) sfl_pack(l, tick, (uint64) node, seq);
+				ulid_floor_reserve(ms, chk == ULID_FLOOR_BLOCKED);
+				if (chk == ULID_FLOOR_REFRESH)
+					return (int64) sfl_pack(l, tick, (uint64) node, seq);
+				break;			/* blocked: compute again */
+			case WAIT:
+				wait_for_clock(target);
+				break;
+			case FAIL_BEHIND:
+				report_clock_behind(l, node, now, last_start, allowance);
+				break;
+			case FAIL_END:
+				report_out_of_time(l, now, last);
+				break;
+		}
+	}
+}
+
+/* snowflake_next(layout): on this server's node, ulid.node_id. */
+PG_FUNCTION_INFO_V1(snowflake_next);
+Datum
+snowflake_next(PG_FUNCTION_ARGS)
+{
+	const sfl_layout *l = sf_layout_arg(fcinfo, 0);
+
+	if (unlikely(node_id < 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("this server has no node id for Snowflake ids"),
+				 errdetail("ulid.node_id is not set, and snowflake_next(layout) mints ids on it."),
+				 errhint("Set ulid.node_id in postgresql.conf to a node number no other server minting ids uses (or ALTER SYSTEM SET ulid.node_id = ...), then SELECT pg_reload_conf(); or pass the node: snowflake_next(layout, node).")));
+	if (unlikely((uint64) node_id > sfl_max_node(l)))
+		check_node(l, node_id, true);
+	PG_RETURN_INT64(snowflake_next_id(l, node_id));
+}
+
+/* snowflake_next(layout, node) */
+PG_FUNCTION_INFO_V1(snowflake_next_node);
+Datum
+snowflake_next_node(PG_FUNCTION_ARGS)
+{
+	const sfl_layout *l = sf_layout_arg(fcinfo, 0);
+	int64		node = PG_GETARG_INT64(1);
+
+	check_node(l, node, false);
+	PG_RETURN_INT64(snowflake_next_id(l, node));
+}
+
+/*
+ * snowflake_advance(layout, node, id): make every later id of (layout's
+ * bits, node) greater than id, whichever node minted id (after restoring
+ * ids, moving servers, a failover).  The state is moved to the largest
+ * (tick, sequence) whose id on this node is at most id; the persisted floor
+ * is raised above that tick first, so the advance holds across restarts.
+ * Never moves the state back.
+ */
+PG_FUNCTION_INFO_V1(snowflake_advance);
+Datum
+snowflake_advance(PG_FUNCTION_ARGS)
+{
+	const sfl_layout *l = sf_layout_arg(fcinfo, 0);
+	int64		node = PG_GETARG_INT64(1);
+	int64		id = PG_GETARG_INT64(2);
+	uint64		max_seq = sfl_max_seq(l);
+	sfl_parts	p;
+	int64		tick;
+	uint64		seq;
+	UlidGenState *st;
+
+	ulid_require_superuser("advance snowflake_next()");
+	check_node(l, node, false);
+	p = sf_unpack(l, id);
+
+	/* the largest (tick, seq) of this node whose id is at most id */
+	tick = p.tick;
+	seq = p.seq;
+	if ((uint64) node != p.node)
+	{
+		bool		above = (uint64) node > p.node;
+
+		if (!l->seq_above_node)
+		{
+			/* ids of a tick order by node, then sequence */
+			seq = max_seq;
+			if (above)
+				tick--;
+		}
+		else if (above)
+		{
+			/* ids of a tick order by sequence, then node */
+			if (seq > 0)
+				seq--;
+			else
+			{
+				tick--;
+				seq = max_seq;
+			}
+		}
+		if (tick < 0)
+			PG_RETURN_VOID();	/* every id of this node is above id */
+	}
+
+	st = get_state(l, node);
+	ulid_floor_reserve(tick_start(l, sfl_unit_ms((sfl_unit) l->unit), tick) +
+					   sfl_unit_ms((sfl_unit) l->unit) - 1, true);
+
+	SpinLockAcquire(&st->mutex);
+	if (!st->word[W_VALID] || tick > (int64) st->word[W_TICK] ||
+		(tick == (int64) st->word[W_TICK] && seq > st->word[W_SEQ]))
+	{
+		st->word[W_TICK] = (uint64) tick;
+		st->word[W_SEQ] = seq;
+		st->word[W_VALID] = 1;
+	}
+	SpinLockRelease(&st->mutex);
+	PG_RETURN_VOID();
+}
+
+/*
+ * A layout with the bits of a state's key: the preset with these bits if
+ * there is one, else a custom layout with one node field.  Returns whether
+ * a preset matched.
+ */
+static bool
+key_layout(const sfl_key *key, sfl_layout *l)
+{
+	char		msg[SFL_MSG_MAX];
+	sfl_spec	spec;
+	sfl_key		k;
+
+	for (int p = SFL_CUSTOM + 1; p < SFL_NUM_PRESETS; p++)
+	{
+		if (sfl_preset_layout((sfl_preset) p, key->epoch_ms, key->node_bits,
+							  l, msg, sizeof(msg)) != SFL_OK)
+			continue;
+		sfl_layout_key(l, &k);
+		if (memcmp(&k, key, sizeof(k)) == 0)
+			return true;
+	}
+
+	sfl_spec_init(&spec);
+	sfl_word_set(&spec.name, "custom", 6);
+	spec.has_time = true;
+	spec.time_bits = key->time_bits;
+	sfl_word_set(&spec.unit, sfl_unit_name((sfl_unit) key->unit),
+				 strlen(sfl_unit_name((sfl_unit) key->unit)));
+	spec.time_epoch_ms = key->epoch_ms;
+	spec.has_fields = true;
+	spec.nfields = key->node_bits > 0 ? 1 : 0;
+	sfl_word_set(&spec.field_names[0], "n", 1);
+	spec.field_bits[0] = key->node_bits;
+	spec.has_sequence = true;
+	spec.seq_bits = key->seq_bits;
+	spec.has_sign = true;
+	spec.sign = (key->flags & SFL_KEY_SIGN) != 0;
+	spec.has_above = true;
+	spec.seq_above_node = (key->flags & SFL_KEY_SEQ_ABOVE_NODE) != 0;
+	if (sfl_build(&spec, l, msg, sizeof(msg)) != SFL_OK)
+		elog(ERROR, "ulid generator state with an invalid layout key: %s", msg);
+	return false;
+}
+
+/*
+ * The view's row for a Snowflake state.  The layout column names the bit
+ * structure the state serves: a preset's text when a preset has these bits,
+ * else custom(...) with the node fields as one field, node (the state does
+ * not know the field names or the reset rule of the layouts that use it).
+ */
+static void
+describe(const UlidGenState *copy, UlidStateRow *row)
+{
+	sf_state_key key;
+	sfl_layout	l;
+	char		buf[SFL_TEXT_MAX];
+
+	memcpy(&key, copy->key, sizeof(key));
+	if (key_layout(&key.bits, &l))
+	{
+		sfl_format(&l, buf);
+		row->layout = pstrdup(buf);
+	}
+	else
+	{
+		char		iso[32];
+		char		fields[32] = "";
+
+		sfl_format_iso(l.epoch_ms, iso);
+		if (l.node_bits > 0)
+			snprintf(fields, sizeof(fields), ", fields=node:%d", l.node_bits);
+		row->layout = psprintf("custom(time=%d:%s:%s%s, sequence=%d, sign=%s, sequence_above_node=%s)",
+							   l.time_bits, sfl_unit_name((sfl_unit) l.unit), iso,
+							   fields, l.seq_bits, l.sign ? "true" : "false",
+							   l.seq_above_node ? "true" : "false");
+	}
+	row->has_node = true;
+	row->node = key.node;
+	if (!copy->word[W_VALID])
+		return;
+	row->has_last = true;
+	row->last_tick = (int64) copy->word[W_TICK];
+	row->last_unix_ms = sfl_tick_unix_ms(&l, row->last_tick);
+	row->has_sequence = true;
+	row->sequence = (int64) copy->word[W_SEQ];
+	row->last_id = psprintf(INT64_FORMAT,
+							(int64) sfl_pack(&l, row->last_tick, (uint64) key.node,
+											 copy->word[W_SEQ]));
+}
+
+/* From _PG_init: the settings and the view's kind. */
+void
+ulid_gen_snowflake_init(void)
+{
+	DefineCustomIntVariable("ulid.node_id",
+							"This server's node id for Snowflake ids (snowflake_next(layout)); -1 means unset.",
+							"Every server minting ids with one layout needs its own node id. It fills all node fields of a layout together.",
+							&node_id,
+							-1, -1, INT_MAX,
+							PGC_SIGHUP, 0,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("ulid.clock_borrow_ms",
+							"How far ahead of the clock snowflake_next() may issue ids (at least one tick of the layout).",
+							"When the clock steps back by at most this much, or a tick's sequence runs out, ids are issued on a later time instead of waiting.",
+							&clock_borrow_ms,
+							5, 0, 3600000,
+							PGC_SUSET, GUC_UNIT_MS,
+							NULL, NULL, NULL);
+	DefineCustomIntVariable("ulid.clock_wait_ms",
+							"How far behind the last Snowflake id's time the clock may be for snowflake_next() to wait for it rather than fail.",
+							"Beyond this, snowflake_next() fails with SQLSTATE 55000.",
+							&clock_wait_ms,
+							1000, 0, 3600000,
+							PGC_SUSET, GUC_UNIT_MS,
+							NULL, NULL, NULL);
+	ulid_state_register_kind(ULID_STATE_SNOWFLAKE, "snowflake", describe);
+}
