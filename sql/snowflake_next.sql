@@ -193,6 +193,8 @@ DROP ROLE regress_sf_user;
 SELECT current_setting('ulid.clock_borrow_ms') AS clock_borrow_ms,
        current_setting('ulid.clock_wait_ms') AS clock_wait_ms;
 SELECT err($$SELECT set_config('ulid.node_id', '1', false)$$) AS set_node_id;
-SELECT err($$SET ulid.clock_borrow_ms = -1$$) AS negative_borrow;
+-- (the range at the end of the message is written with units from 17 on)
+SELECT regexp_replace(err($$SET ulid.clock_borrow_ms = -1$$), ' \(0( ms)? \.\. 3600000( ms)?\)$', '')
+       AS negative_borrow;
 SELECT name, setting, unit, context, min_val, max_val FROM pg_settings
 WHERE name IN ('ulid.node_id', 'ulid.clock_borrow_ms', 'ulid.clock_wait_ms') ORDER BY name;
