@@ -340,7 +340,7 @@ SELECT count(*), min(id) > (SELECT flakes_max FROM before) AND bool_and(snowflak
 SQL
 )
 check "after the advance step, with a borrowing allowance wide enough: 1000 new ids in each table above every restored one" \
-	"1000|t 1000|t" "$(echo $res)"
+	"1000|t,1000|t" "${res//$'\n'/,}"
 
 pg_stop $SRC
 pg_stop $DST

@@ -37,7 +37,7 @@ insert_batch $P
 
 # the replica: a base backup over the unix socket, on its own port
 for r in $R $R2; do
-	if ! pg_new_standby $r $P || ! pg_start $r; then
+	if ! pg_new_standby "$r" $P || ! pg_start "$r"; then
 		not_ok "snowflake standby: replica $r (pg_basebackup, start)"
 		exit 1
 	fi
@@ -56,14 +56,20 @@ done
 check "standby: no Snowflake state was created" 0 \
 	"$(psqlx $R -c "SELECT count(*) FROM ulid_generator_state WHERE kind = 'snowflake'")"
 
-# the primary goes on; the rows replicate
+# the primary goes on; the rows replicate.  First the clock passes the
+# restart floor the standbys copied (the primary's when they were made), so
+# that the ids to come, and the promoted standbys' own starts, lie above it:
+# the checks below then see the policy and the advance steps, not the floor.
+floor_ms=$(sed -n 2p "$(pg_data $R)/ulid_floor")
+past_floor() { [ "$(date +%s%3N)" -gt $((floor_ms + 100)) ]; }
+check_cmd "the clock passes the restart floor the standbys copied" wait_until 5 past_floor
 insert_batch $P
 lsn=$(psqlx $P -c "SELECT pg_current_wal_lsn()")
 for r in $R $R2; do
-	replayed() { [ "$(psqlx $r -c "SELECT pg_last_wal_replay_lsn() >= '$lsn'")" == t ]; }
+	replayed() { [ "$(psqlx "$r" -c "SELECT pg_last_wal_replay_lsn() >= '$lsn'")" == t ]; }
 	wait_until 10 replayed
 	check "$r: the primary's ids replicate" "2000|2000" \
-		"$(psqlx $r -c "SELECT (SELECT count(*) FROM t), (SELECT count(*) FROM u)")"
+		"$(psqlx "$r" -c "SELECT (SELECT count(*) FROM t), (SELECT count(*) FROM u)")"
 done
 
 # --- failover, losing the primary's last transactions ---------------------
@@ -93,9 +99,9 @@ promote() {
 		psqlx "$r" -c "CREATE TABLE old_u (id ulid)" -c "COPY old_u FROM STDIN" <"$OLD.u"
 }
 for r in $R $R2; do
-	check_cmd "$r: promoted, its clock 30 s behind" promote $r
+	check_cmd "$r: promoted, its clock 30 s behind" promote "$r"
 	check "$r: a primary with node 7 and the 2000 rows it received (1000 lost)" "f|7|2000|2000" \
-		"$(psqlx $r -c "SELECT pg_is_in_recovery(), current_setting('ulid.node_id'),
+		"$(psqlx "$r" -c "SELECT pg_is_in_recovery(), current_setting('ulid.node_id'),
 			(SELECT count(*) FROM t), (SELECT count(*) FROM u)")"
 done
 
