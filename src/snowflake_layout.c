@@ -32,6 +32,7 @@
 /* Last decoded layout of a call site (fn_extra). */
 typedef struct layout_cache
 {
+	bool		stable;			/* the argument is a constant of the query */
 	Size		len;
 	uint8		bytes[SFL_SERIAL_MAX];
 	sfl_layout	layout;
@@ -54,16 +55,21 @@ layout_datum(const sfl_layout *l)
 const sfl_layout *
 sf_layout_arg(FunctionCallInfo fcinfo, int argno)
 {
-	bytea	   *v = PG_GETARG_BYTEA_PP(argno);
-	Size		len = VARSIZE_ANY_EXHDR(v);
 	layout_cache *c = (layout_cache *) fcinfo->flinfo->fn_extra;
+	bytea	   *v;
+	Size		len;
 	char		msg[SFL_MSG_MAX];
 
+	/* a constant argument (the usual DEFAULT snowflake_next('twitter')) */
+	if (c != NULL && c->stable)
+		return &c->layout;
+	v = PG_GETARG_BYTEA_PP(argno);
+	len = VARSIZE_ANY_EXHDR(v);
 	if (c != NULL && c->len == len && memcmp(c->bytes, VARDATA_ANY(v), len) == 0)
 		return &c->layout;
 	if (c == NULL)
 	{
-		c = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(layout_cache));
+		c = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(layout_cache));
 		fcinfo->flinfo->fn_extra = c;
 	}
 	c->len = 0;
@@ -73,6 +79,7 @@ sf_layout_arg(FunctionCallInfo fcinfo, int argno)
 		elog(ERROR, "corrupt snowflake_layout value");	/* recv validated it */
 	memcpy(c->bytes, VARDATA_ANY(v), len);
 	c->len = len;
+	c->stable = get_fn_expr_arg_stable(fcinfo->flinfo, argno);
 	return &c->layout;
 }
 
