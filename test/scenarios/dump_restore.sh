@@ -13,6 +13,15 @@
 # indexes, partition bounds, views), valid indexes that the planner uses
 # and that return what a sequential scan returns, and working defaults.
 #
+# The generators' part: both servers have ulid.node_id = 4; tables keyed by
+# DEFAULT gen_monotonic_ulid() and DEFAULT snowflake_next('twitter'), and a
+# table of snowflake_layout values (presets and custom layouts, with a
+# btree and a hash index) whose binary images must match.  On the target,
+# with its clock set 10 s behind the newest restored id: without the
+# advance step, both generators issue below the restored ids; after the
+# documented step (ulid_monotonic_advance(max(id)),
+# snowflake_advance('twitter', 4, max(id))), every new id is above them.
+#
 # Every table of the database has an id column; the checks find the tables
 # from the catalog, so a table added to the source is compared too.
 set -uo pipefail
@@ -99,6 +108,28 @@ INSERT INTO events
 SELECT gen_ulid(now() - g * interval '1 hour'), 'hourly' FROM generate_series(0, 1500) g;
 INSERT INTO events
 SELECT gen_ulid(now() + g * interval '1 day'), 'scheduled' FROM generate_series(40, 45) g;
+
+-- the generators with state: the server's monotonic order and its node id
+CREATE TABLE mono (id ulid PRIMARY KEY DEFAULT gen_monotonic_ulid(), n int);
+CREATE TABLE flakes (id bigint PRIMARY KEY DEFAULT snowflake_next('twitter'), n int);
+INSERT INTO mono (n) SELECT g FROM generate_series(1, 2000) g;
+INSERT INTO flakes (n) SELECT g FROM generate_series(1, 2000) g;
+
+-- layouts of every kind: presets, presets with their own epoch or node
+-- bits, custom layouts from the text form and from the constructor
+CREATE TABLE layouts (id ulid PRIMARY KEY DEFAULT gen_ulid(), layout snowflake_layout NOT NULL);
+CREATE UNIQUE INDEX layouts_layout ON layouts (layout);
+CREATE INDEX layouts_layout_hash ON layouts USING hash (layout);
+INSERT INTO layouts (layout) VALUES
+    ('twitter'), ('discord'), ('instagram'), ('snowflake_ms'), ('snowflake_s'),
+    ('js_safe_ms'), ('js_safe_s'),
+    ('sonyflake(epoch=2014-09-01T00:00:00.000Z)'), ('scru64(node_bits=8)'),
+    (snowflake_layout('scru64', node_bits => 16)),
+    (snowflake_layout('snowflake_ms', '2024-01-01Z')),
+    ('custom(time=41:ms:2019-12-24T16:00:00.000Z, fields=worker:10, sequence=12, sign=true, sequence_above_node=false, sequence_reset=random)'),
+    (snowflake_layout(39, '10ms', '2020-01-01Z', '{"region": 4, "machine": 12}', 8, true, true, 'random')),
+    (snowflake_layout(32, 's', '2020-01-01Z', '{"dc": 3, "host": 7}', 20, false, false, 'carry')),
+    (snowflake_layout(40, '256ms', '1970-01-01Z', '{"shard": 10}', 13));
 ANALYZE;
 SQL
 }
@@ -188,6 +219,15 @@ check_ulid_indexes() {
 		"SELECT count(*) FROM accounts WHERE id = '$(sql $DST "$db" -c "SELECT id FROM accounts_1 LIMIT 1")'"
 	check_index_use "$label" "$db" events_recent_id_idx \
 		"SELECT count(*) FROM events WHERE id >= ulid_lower(now() - interval '1 day')"
+	check_index_use "$label" "$db" layouts_layout "SELECT count(*) FROM layouts WHERE layout >= 'twitter'"
+	check_index_use "$label" "$db" layouts_layout_hash "SELECT count(*) FROM layouts WHERE layout = 'scru64(node_bits=8)'"
+}
+
+# layout_images SERVER DB: each layout's binary image, diagram and an id
+# packed with it, as one checksum
+layout_images() {
+	sql "$1" "$2" -c "SELECT count(*), md5(string_agg(concat_ws(' ', snowflake_layout_send(layout),
+		snowflake_layout_diagram(layout), snowflake_pack(layout, '2026-01-01Z', 1, 1)), E'\n' ORDER BY id)) FROM layouts"
 }
 
 # check_ulid_defaults LABEL DB: the gen_ulid() and gen_random_ulid()
@@ -223,11 +263,13 @@ check_restored() {
 	check_same_definitions "$@"
 	check_ulid_indexes "$@"
 	check_ulid_defaults "$@"
+	check "$1: the layouts have the same binary images, diagrams and packed ids" \
+		"$(layout_images $SRC $DB)" "$(layout_images $DST "$2")"
 }
 
 # --- the source -------------------------------------------------------------
 for s in $SRC $DST; do
-	if ! pg_new "$s" || ! pg_start "$s"; then
+	if ! pg_new "$s" "ulid.node_id = 4" || ! pg_start "$s"; then
 		not_ok "dump_restore: server $s starts"
 		exit 1
 	fi
@@ -262,6 +304,43 @@ check_restored "plain dump restored by psql" shop_plain
 check_cmd "pg_restore (2 jobs) restores the custom dump without an error" \
 	"$PG_BIN/pg_restore" $(conninfo $DST) --exit-on-error -j 2 -d shop_custom "$DUMPS/shop.dump"
 check_restored "custom dump restored by pg_restore" shop_custom
+
+# --- the generators after a restore ------------------------------------------
+# The target's clock goes 10 s behind the newest restored id (of both
+# tables), the same node id.  Nothing on the target has issued a monotonic
+# ULID or a Snowflake id yet.
+newest_ms=$(sql $DST shop_plain -c "SELECT greatest(ulid_unix_ms(max(id)), (SELECT snowflake_unix_ms(max(id), 'twitter') FROM flakes)) FROM mono")
+offset=$((newest_ms - 10000 - $(date +%s%3N)))
+sql $DST shop_plain -c "ALTER SYSTEM SET ulid.clock_offset_ms = $offset" -c "SELECT pg_reload_conf()" >/dev/null
+offset_set() { [ "$(sql $DST shop_plain -c "SHOW ulid.clock_offset_ms")" == "$offset" ]; }
+check_cmd "target: the clock set 10 s behind the newest restored id (ulid.clock_offset_ms = $offset)" wait_until 10 offset_set
+check "target: nothing issued yet by gen_monotonic_ulid() or snowflake_next()" 0 \
+	"$(sql $DST shop_plain -c "SELECT count(*) FROM ulid_generator_state")"
+
+# without the advance step: below the restored ids
+check "without the advance step: a new monotonic ULID and a new node-4 Snowflake id lie below the restored ones" \
+	"t|t" "$(sql $DST shop_plain -c "SELECT gen_monotonic_ulid() < (SELECT max(id) FROM mono),
+		snowflake_next('twitter') < (SELECT max(id) FROM flakes)")"
+
+# the documented step, then 1000 new rows in each table
+sql $DST shop_plain -c "SELECT ulid_monotonic_advance(max(id)) FROM mono" \
+	-c "SELECT snowflake_advance('twitter', 4, max(id)) FROM flakes" >/dev/null
+out=$(sql $DST shop_plain -v VERBOSITY=verbose -c "INSERT INTO flakes (n) VALUES (0)" 2>&1)
+case $out in
+*"55000: the clock"*"ms behind the last Snowflake id's time"*) ok "after the advance step: the default snowflake_next() refuses (55000) with the clock 10 s behind" ;;
+*) not_ok "after the advance step: the default snowflake_next() refuses with the clock 10 s behind (got: $out)" ;;
+esac
+res=$(sql $DST shop_plain <<'SQL'
+SET ulid.clock_borrow_ms = 60000;   -- issue ahead of a clock this far behind
+CREATE TEMP TABLE before AS SELECT (SELECT max(id) FROM mono) AS mono_max, (SELECT max(id) FROM flakes) AS flakes_max;
+WITH m AS (INSERT INTO mono (n) SELECT g FROM generate_series(1, 1000) g RETURNING id)
+SELECT count(*), min(id) > (SELECT mono_max FROM before) FROM m;
+WITH f AS (INSERT INTO flakes (n) SELECT g FROM generate_series(1, 1000) g RETURNING id)
+SELECT count(*), min(id) > (SELECT flakes_max FROM before) AND bool_and(snowflake_node(id, 'twitter') = 4) FROM f;
+SQL
+)
+check "after the advance step, with a borrowing allowance wide enough: 1000 new ids in each table above every restored one" \
+	"1000|t,1000|t" "${res//$'\n'/,}"
 
 pg_stop $SRC
 pg_stop $DST
