@@ -66,7 +66,15 @@ EXPLAIN (COSTS OFF) SELECT count(*) FROM orders WHERE snowflake_time(id, 'twitte
 SET plan_cache_mode = force_generic_plan;
 PREPARE orders_since(timestamptz) AS
     SELECT count(*) FROM orders WHERE id >= snowflake_lower('twitter', $1);
+-- (how the one partition left is read is the planner's choice, and 19
+-- chooses an index there: index scans are off for this plan)
+SET enable_indexscan = off;
+SET enable_indexonlyscan = off;
+SET enable_bitmapscan = off;
 EXPLAIN (COSTS OFF) EXECUTE orders_since('2026-03-01Z');
+RESET enable_indexscan;
+RESET enable_indexonlyscan;
+RESET enable_bitmapscan;
 EXECUTE orders_since('2026-03-01Z');
 DEALLOCATE orders_since;
 RESET plan_cache_mode;

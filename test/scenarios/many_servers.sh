@@ -126,8 +126,12 @@ check_cmd "subscriber: caught up with the three origins" wait_until 60 caught_up
 echo "# catch-up after the writers took $((($(date +%s%N) - start) / 1000000)) ms"
 
 # --- checks -----------------------------------------------------------------
+# (19 splits sync_error_count into sync_seq_error_count and
+# sync_table_error_count: every sync%error_count column is summed)
 check "subscriber: no apply or sync error in any subscription" "3|0|0" \
-	"$(psqlx $SUB -c "SELECT count(*), sum(apply_error_count), sum(sync_error_count) FROM pg_stat_subscription_stats")"
+	"$(psqlx $SUB -c "SELECT count(*), sum(apply_error_count),
+		sum((SELECT sum(value::bigint) FROM jsonb_each_text(to_jsonb(s)) WHERE key LIKE 'sync%error_count'))
+		FROM pg_stat_subscription_stats s")"
 for s in $SUB "${ORIGINS[@]}"; do
 	check "$s: no ERROR in the server log" 0 "$(grep -c 'ERROR' "$ULID_WORK/log/$s.log")"
 done
