@@ -77,14 +77,18 @@ Datum
 gen_monotonic_ulid(PG_FUNCTION_ARGS)
 {
 	UlidGenState *st = get_state();
-	uint64		fresh_hi,
-				fresh_lo,
+	uint64		fresh_hi = 0,
+				fresh_lo = 0,
 				step,
 				hi,
 				lo;
+	bool		have_fresh = false;
 
-	/* randomness for either rule, drawn outside the spinlock */
-	ulid_fresh_halves(0, true, &fresh_hi, &fresh_lo);
+	/*
+	 * Randomness is drawn outside the spinlock: the step every time, the 80
+	 * fresh bits of a new millisecond only when the state needs them (about
+	 * once per millisecond for the whole server), going round once more.
+	 */
 	step = ulid_random_u64();
 
 	for (;;)
@@ -97,6 +101,13 @@ gen_monotonic_ulid(PG_FUNCTION_ARGS)
 		SpinLockAcquire(&st->mutex);
 		if (!st->word[W_VALID] || now > (int64) (st->word[W_HI] >> 16))
 		{
+			if (!have_fresh)
+			{
+				SpinLockRelease(&st->mutex);
+				ulid_fresh_halves(0, true, &fresh_hi, &fresh_lo);
+				have_fresh = true;
+				continue;
+			}
 			/* a later millisecond: start afresh, never below the floor */
 			ms = Max(now, st->min_ms);
 			exhausted = ms > ULID_MAX_UNIX_MS;

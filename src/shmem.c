@@ -123,6 +123,9 @@ typedef union UlidSlot
 	char		pad[TYPEALIGN(PG_CACHE_LINE_SIZE, sizeof(UlidGenState))];
 } UlidSlot;
 
+StaticAssertDecl(offsetof(UlidGenState, failures) <= PG_CACHE_LINE_SIZE,
+				 "the fields every call touches fit one cache line");
+
 #define HEADER_SIZE		CACHELINEALIGN(sizeof(UlidSharedHeader))
 #define SLOT(hdr, i)	(&((UlidSlot *) ((char *) (hdr) + HEADER_SIZE))[i].state)
 

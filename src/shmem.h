@@ -65,16 +65,22 @@ typedef enum UlidStateKind
 
 typedef struct UlidGenState
 {
-	slock_t		mutex;			/* protects everything from word[] on */
-	uint32		kind;			/* constant once the state is visible */
-	uint8		key[ULID_STATE_KEY_BYTES];	/* likewise */
-	int64		min_ms;			/* constant: the earliest Unix ms the state
-								 * may issue on (the floor read at startup) */
+	/*
+	 * What every call touches comes first, in one cache line (slots are
+	 * cache-line aligned): the lock, the generator's words and the counters
+	 * it bumps.  The key and min_ms, read-only once the state is visible,
+	 * follow in the next line, so they stay cached in every core.
+	 */
+	slock_t		mutex;			/* protects word[] and the counters */
 	uint64		word[ULID_STATE_WORDS];	/* the generator's state */
 	uint64		issued;			/* ids issued */
 	uint64		borrows;		/* ids issued on a time ahead of the clock */
 	uint64		waits;			/* calls that waited (clock or floor write) */
 	uint64		failures;		/* calls that failed inside the generator */
+	uint32		kind;			/* constant once the state is visible */
+	uint8		key[ULID_STATE_KEY_BYTES];	/* likewise */
+	int64		min_ms;			/* constant: the earliest Unix ms the state
+								 * may issue on (the floor read at startup) */
 } UlidGenState;
 
 /*

@@ -32,3 +32,14 @@ SELECT ulid_from_parts(1712345678901, '\x0cf05803c72d06e78011') AS example;
 
 -- ULIDs and UUIDs share their 16 bytes
 SELECT id, id::uuid AS as_uuid FROM orders ORDER BY id LIMIT 1;
+
+-- strictly increasing across every session of the server
+SELECT gen_monotonic_ulid() AS a, gen_monotonic_ulid() AS b;
+
+-- a Snowflake id on this server's node (ulid.node_id = 1), read back
+SELECT snowflake_parts(snowflake_next('twitter'), 'twitter');
+
+-- text forms for APIs, all parsed back to the same 16 bytes
+SELECT ulid_to_gsid(id, 'ord', 42) AS gsid, ulid_to_typeid(id, 'order') AS typeid,
+       ulid_parse(ulid_to_gsid(id, 'ord', 42)) = id AS round_trip
+FROM orders ORDER BY id LIMIT 1;
