@@ -35,18 +35,7 @@ ulid_clock_init(void)
 							NULL, NULL, NULL);
 }
 
-/* CLOCK_REALTIME in Unix milliseconds, plus the (non-positive) test offset */
-int64
-ulid_clock_now_ms(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
-		elog(ERROR, "clock_gettime(CLOCK_REALTIME) failed: %m");
-	return (int64) ts.tv_sec * 1000 + ts.tv_nsec / 1000000 + clock_offset_ms;
-}
-
-/* The same clock in microseconds, for waits shorter than a millisecond. */
+/* CLOCK_REALTIME in Unix microseconds, plus the (non-positive) test offset */
 int64
 ulid_clock_now_us(void)
 {
@@ -55,4 +44,11 @@ ulid_clock_now_us(void)
 	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
 		elog(ERROR, "clock_gettime(CLOCK_REALTIME) failed: %m");
 	return (int64) ts.tv_sec * 1000000 + ts.tv_nsec / 1000 + (int64) clock_offset_ms * 1000;
+}
+
+/* The same clock in Unix milliseconds (floored; the clock is after 1970) */
+int64
+ulid_clock_now_ms(void)
+{
+	return ulid_clock_now_us() / 1000;
 }
