@@ -17,10 +17,8 @@
 #include "utils/jsonb.h"
 #include "utils/timestamp.h"
 
-/* microseconds and milliseconds from 1970-01-01Z to 2000-01-01Z */
-#define UNIX_TO_PG_USECS \
-	((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY)
-#define UNIX_TO_PG_MS (UNIX_TO_PG_USECS / 1000)
+/* milliseconds from 1970-01-01Z to 2000-01-01Z */
+#define UNIX_TO_PG_MS (ULID_UNIX_TO_PG_USECS / 1000)
 
 /* The parts of an id, or ERROR 22003 saying which bits are outside the layout. */
 sfl_parts
@@ -56,25 +54,20 @@ sf_unix_ms_to_timestamptz(int64 ms)
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 				 errmsg("time out of range for type timestamp with time zone: " INT64_FORMAT " Unix ms", ms),
 				 errdetail("timestamp with time zone ends in the year 294276.")));
-	return (ms - UNIX_TO_PG_MS) * 1000;
+	return ulid_unix_ms_to_timestamptz(ms);
 }
 
 /* Unix ms of a finite timestamptz, floored. */
 int64
 sf_timestamptz_to_unix_ms(TimestampTz ts)
 {
-	int64		ms;
-
 	if (TIMESTAMP_NOT_FINITE(ts))
 		ereport(ERROR,
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 				 errmsg("timestamp out of range for a Snowflake id: \"%s\"",
 						TIMESTAMP_IS_NOBEGIN(ts) ? "-infinity" : "infinity"),
 				 errhint("Pass a finite timestamp with time zone.")));
-	ms = ts / 1000;
-	if (ts % 1000 < 0)
-		ms--;					/* floor */
-	return ms + UNIX_TO_PG_MS;
+	return ulid_timestamptz_floor_unix_ms(ts);
 }
 
 /* "The layout holds times from ... to ...", for errdetail. */

@@ -55,8 +55,13 @@ ulid_from_halves(uint64 hi, uint64 lo)
 extern bool ulid_decode_text(const char *str, size_t len, pg_ulid_t *out,
 							 Node *escontext);
 
+/* microseconds from 1970-01-01Z (Unix) to 2000-01-01Z (timestamptz's epoch) */
+#define ULID_UNIX_TO_PG_USECS \
+	((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY)
+
 /* ulid_time.c: conversions between timestamptz and Unix milliseconds */
 extern int64 ulid_timestamptz_to_unix_ms(TimestampTz ts);
+extern int64 ulid_timestamptz_floor_unix_ms(TimestampTz ts);
 extern TimestampTz ulid_unix_ms_to_timestamptz(int64 ms);
 
 /* clock.c: the generators' wall clock, in Unix milliseconds */

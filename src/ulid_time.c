@@ -13,10 +13,6 @@
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
-/* microseconds from 1970-01-01Z to 2000-01-01Z */
-#define UNIX_TO_PG_USECS \
-	((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY)
-
 /*
  * Unix milliseconds of ts (floored to the millisecond).  Infinite times and
  * times outside 1970-01-01Z .. 10889-08-02T05:31:50.655Z are 22008.
@@ -34,7 +30,7 @@ ulid_timestamptz_to_unix_ms(TimestampTz ts)
 				 errdetail("A ULID holds a finite time from 1970-01-01 00:00:00Z to 10889-08-02 05:31:50.655Z."),
 				 errhint("Pass a finite timestamp with time zone in that range.")));
 
-	us = ts + UNIX_TO_PG_USECS;	/* no overflow: ts is far below 2^62 */
+	us = ts + ULID_UNIX_TO_PG_USECS;	/* no overflow: ts is far below 2^62 */
 	if (us < 0 || us / 1000 > ULID_MAX_UNIX_MS)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
@@ -48,5 +44,16 @@ ulid_timestamptz_to_unix_ms(TimestampTz ts)
 TimestampTz
 ulid_unix_ms_to_timestamptz(int64 ms)
 {
-	return ms * 1000 - UNIX_TO_PG_USECS;
+	return ms * 1000 - ULID_UNIX_TO_PG_USECS;
+}
+
+/* Unix ms of a finite timestamptz, floored, with no range check. */
+int64
+ulid_timestamptz_floor_unix_ms(TimestampTz ts)
+{
+	int64		ms = ts / 1000;
+
+	if (ts % 1000 < 0)
+		ms--;					/* floor, not truncation, before 2000 */
+	return ms + ULID_UNIX_TO_PG_USECS / 1000;
 }
