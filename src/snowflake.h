@@ -18,8 +18,9 @@
 #include "layout.h"
 
 /*
- * The layout in argument argno, decoded once per call site (fn_extra keeps
- * the last one: a query usually passes the same layout on every row).
+ * The layout in argument argno, decoded once per call site and value
+ * (fn_extra keeps the last one: a query usually passes the same layout on
+ * every row; a literal is never compared again).
  */
 extern const sfl_layout *sf_layout_arg(FunctionCallInfo fcinfo, int argno);
 

@@ -16,6 +16,7 @@
 #include "snowflake.h"
 
 #include "libpq/pqformat.h"
+#include "nodes/primnodes.h"
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
@@ -29,10 +30,18 @@
 	"Units are ms, 10ms, 256ms and s; fields is a json object of node fields and their bits, " \
 	"most significant first, such as {\"datacenter\": 5, \"worker\": 5}; sequence_reset is zero, random or carry."
 
-/* Last decoded layout of a call site (fn_extra). */
+/*
+ * Last decoded layout of a call site (fn_extra).  An argument that is a
+ * Const of the expression never changes for the life of the FmgrInfo; any
+ * other argument (a column, a PL/pgSQL variable or a SQL function's or a
+ * prepared statement's parameter: Params keep their expression, and so
+ * fn_extra, while their value changes) is compared with the cached bytes on
+ * every call.  get_fn_expr_arg_stable() is not the test: it calls external
+ * Params stable, and a PL/pgSQL variable is one.
+ */
 typedef struct layout_cache
 {
-	bool		stable;			/* the argument is a constant of the query */
+	bool		is_const;		/* the argument is a Const of the expression */
 	Size		len;
 	uint8		bytes[SFL_SERIAL_MAX];
 	sfl_layout	layout;
@@ -51,7 +60,25 @@ layout_datum(const sfl_layout *l)
 	return v;
 }
 
-/* The layout in argument argno, decoded once per call site. */
+/* Whether argument argno of the call is a Const of its expression. */
+static bool
+arg_is_const(FmgrInfo *flinfo, int argno)
+{
+	Node	   *expr = flinfo->fn_expr;
+	List	   *args;
+
+	if (expr == NULL)
+		return false;
+	if (IsA(expr, FuncExpr))
+		args = ((FuncExpr *) expr)->args;
+	else if (IsA(expr, OpExpr))
+		args = ((OpExpr *) expr)->args;
+	else
+		return false;
+	return argno < list_length(args) && IsA(list_nth(args, argno), Const);
+}
+
+/* The layout in argument argno, decoded once per call site and value. */
 const sfl_layout *
 sf_layout_arg(FunctionCallInfo fcinfo, int argno)
 {
@@ -60,8 +87,8 @@ sf_layout_arg(FunctionCallInfo fcinfo, int argno)
 	Size		len;
 	char		msg[SFL_MSG_MAX];
 
-	/* a constant argument (the usual DEFAULT snowflake_next('twitter')) */
-	if (c != NULL && c->stable)
+	/* a literal (the usual DEFAULT snowflake_next('twitter')) */
+	if (likely(c != NULL) && c->is_const)
 		return &c->layout;
 	v = PG_GETARG_BYTEA_PP(argno);
 	len = VARSIZE_ANY_EXHDR(v);
@@ -79,7 +106,7 @@ sf_layout_arg(FunctionCallInfo fcinfo, int argno)
 		elog(ERROR, "corrupt snowflake_layout value");	/* recv validated it */
 	memcpy(c->bytes, VARDATA_ANY(v), len);
 	c->len = len;
-	c->stable = get_fn_expr_arg_stable(fcinfo->flinfo, argno);
+	c->is_const = arg_is_const(fcinfo->flinfo, argno);
 	return &c->layout;
 }
 
