@@ -77,17 +77,44 @@ FROM ulid_generator_state;
 
 -- ulid_monotonic_advance(): the next id is above the argument, on its
 -- millisecond, and the persisted floor is raised above it first
+SELECT gen_monotonic_ulid() AS before_target \gset
 SELECT ulid_from_parts(ulid_unix_ms(gen_monotonic_ulid()) + 3600000,
                        '\x00000000000000000000') AS target \gset
 SELECT borrows AS borrows_before FROM ulid_generator_state \gset
 SELECT ulid_monotonic_advance(:'target');
 SELECT last_id = :'target' AS state_at_target,
-       persisted_floor > ulid_time(:'target') AS floor_above_target
-FROM ulid_generator_state;
+       state_floor > ulid_time(:'target') AS own_floor_above_target,
+       persisted_floor < ulid_time(:'target') AS server_floor_untouched
+FROM ulid_generator_state WHERE kind = 'ulid';
 SELECT u > :'target' AS above_target, ulid_unix_ms(u) = ulid_unix_ms(:'target') AS on_its_millisecond
 FROM (SELECT gen_monotonic_ulid() AS u) s;
 -- ids on a time ahead of the clock count as borrows
-SELECT borrows - :borrows_before AS borrows_after_advance FROM ulid_generator_state;
+SELECT borrows - :borrows_before AS borrows_after_advance FROM ulid_generator_state WHERE kind = 'ulid';
+
+-- ulid_monotonic_reset() undoes it: a WARNING names what it drops; the
+-- next id follows the clock again, above every id issued before the advance
+SELECT gen_monotonic_ulid() AS advanced_id \gset
+SELECT ulid_monotonic_reset();
+SELECT u < :'target' AS back_on_the_clock, u > :'before_target' AS above_ids_before_the_advance,
+       abs(extract(epoch FROM ulid_time(u) - clock_timestamp())) < 5 AS time_now
+FROM (SELECT gen_monotonic_ulid() AS u) s;
+SELECT state_floor IS NULL AS no_own_floor FROM ulid_generator_state WHERE kind = 'ulid';
+-- a second reset has nothing to undo
+SELECT ulid_monotonic_reset();
+
+-- an advance to the last ULID stops gen_monotonic_ulid() alone, with an
+-- error that names the advance; Snowflake ids go on; the reset recovers
+SELECT gen_monotonic_ulid() AS before_max \gset
+SELECT ulid_monotonic_advance('7ZZZZZZZZZZZZZZZZZZZZZZZZY');
+SELECT regexp_replace(err($$SELECT gen_monotonic_ulid()$$), '\d{4,5}-\d\d-\d\dT[0-9:.]+Z|\d+ Unix ms', 'TIME') AS exhausted_by_advance;
+SELECT snowflake_time(snowflake_next('discord', 3), 'discord') > now() - interval '1 minute' AS snowflake_unaffected;
+SELECT persisted_floor < now() + interval '1 minute' AS server_floor_on_the_clock
+FROM ulid_generator_state WHERE kind = 'ulid';
+SET client_min_messages = error;
+SELECT ulid_monotonic_reset();
+RESET client_min_messages;
+SELECT u > :'before_max' AS issues_again_above_before, u < :'advanced_id' AS below_the_reset_advance
+FROM (SELECT gen_monotonic_ulid() AS u) s;
 
 -- it never moves the state back
 SELECT gen_monotonic_ulid() AS high \gset
@@ -96,28 +123,45 @@ SELECT ulid_monotonic_advance(ulid_lower(now()));
 SELECT gen_monotonic_ulid() > :'high' AS still_above;
 SELECT ulid_monotonic_advance(NULL) IS NULL AS strict;
 
--- operating the state is for superusers; generating is for everyone
+-- operating the state is for superusers; generating is for everyone;
+-- reading the view is for superusers, pg_monitor and roles granted SELECT
 CREATE ROLE regress_ulid_user;
+CREATE ROLE regress_ulid_monitor IN ROLE pg_monitor;
+CREATE ROLE regress_ulid_reader;
+GRANT SELECT ON ulid_generator_state TO regress_ulid_reader;
 SET ROLE regress_ulid_user;
 SELECT err($$SELECT gen_monotonic_ulid() > '01HTQW311N1KR5G0Y75M3EF00H'$$) AS generate;
 SELECT err($$SELECT count(*) FROM ulid_generator_state$$) AS view;
 SELECT err($$SELECT count(*) FROM ulid_generator_state()$$) AS function;
 SELECT err($$SELECT ulid_monotonic_advance('01HTQW311N1KR5G0Y75M3EF00H')$$) AS advance;
+SELECT err($$SELECT ulid_monotonic_reset()$$) AS reset;
+SELECT err($$SELECT ulid_floor_repair(now())$$) AS repair;
+SET ROLE regress_ulid_monitor;
+SELECT err($$SELECT count(*) > 0 FROM ulid_generator_state$$) AS view_pg_monitor;
+SELECT err($$SELECT count(*) > 0 FROM ulid_generator_state()$$) AS function_pg_monitor;
+SELECT err($$SELECT ulid_monotonic_reset()$$) AS reset_pg_monitor;
+SET ROLE regress_ulid_reader;
+SELECT err($$SELECT count(*) > 0 FROM ulid_generator_state$$) AS view_granted;
+SELECT err($$SELECT kind FROM ulid_generator_state() WHERE kind = 'ulid'$$) AS function_granted_view;
 RESET ROLE;
 -- granting EXECUTE does not get around the superuser check
-GRANT EXECUTE ON FUNCTION ulid_generator_state(), ulid_monotonic_advance(ulid) TO regress_ulid_user;
+GRANT EXECUTE ON FUNCTION ulid_monotonic_advance(ulid), ulid_monotonic_reset(), ulid_floor_repair(timestamptz) TO regress_ulid_user;
 SET ROLE regress_ulid_user;
-SELECT err($$SELECT count(*) FROM ulid_generator_state()$$) AS function_granted;
 SELECT err($$SELECT ulid_monotonic_advance('01HTQW311N1KR5G0Y75M3EF00H')$$) AS advance_granted;
+SELECT err($$SELECT ulid_monotonic_reset()$$) AS reset_granted;
+SELECT err($$SELECT ulid_floor_repair(now())$$) AS repair_granted;
 RESET ROLE;
-REVOKE EXECUTE ON FUNCTION ulid_generator_state(), ulid_monotonic_advance(ulid) FROM regress_ulid_user;
-DROP ROLE regress_ulid_user;
+REVOKE EXECUTE ON FUNCTION ulid_monotonic_advance(ulid), ulid_monotonic_reset(), ulid_floor_repair(timestamptz) FROM regress_ulid_user;
+REVOKE SELECT ON ulid_generator_state FROM regress_ulid_reader;
+DROP ROLE regress_ulid_user, regress_ulid_monitor, regress_ulid_reader;
 
 -- settings: the capacity exists (preloaded here); the clock offset is a
 -- SIGHUP setting (ALTER SYSTEM; tested in test/scenarios/monotonic.sh);
 -- the ulid. prefix is reserved
 SELECT current_setting('ulid.max_generator_states') AS max_generator_states,
+       current_setting('ulid.max_states_per_role') AS max_states_per_role,
        current_setting('ulid.clock_offset_ms') AS clock_offset_ms;
+SELECT err($$SELECT set_config('ulid.max_states_per_role', '1', false)$$) AS set_role_quota;
 SELECT err($$SELECT set_config('ulid.clock_offset_ms', '-1000', false)$$) AS set_offset;
 SELECT err($$SELECT set_config('ulid.max_generator_states', '10', false)$$) AS set_capacity;
 SELECT err($$SELECT set_config('ulid.no_such_setting', '1', false)$$) AS reserved_prefix;

@@ -121,9 +121,13 @@ FROM ulid_generator_state WHERE kind = 'snowflake' ORDER BY layout, node;
 -- id lands on the target's tick
 SELECT snowflake_pack('twitter', clock_timestamp() + interval '10 minutes', 20, 100) AS target \gset
 SELECT snowflake_advance('twitter', 20, :target);
-SELECT persisted_floor > snowflake_time(:target, 'twitter') AS floor_above_target,
+SELECT state_floor > snowflake_time(:target, 'twitter') AS own_floor_above_target,
+       persisted_floor < snowflake_time(:target, 'twitter') AS server_floor_untouched,
        last_id::bigint = :target AS state_at_target
 FROM ulid_generator_state WHERE layout = 'twitter' AND node = 20;
+-- no other state moves: another node and another layout follow the clock
+SELECT abs(extract(epoch FROM snowflake_time(snowflake_next('twitter', 22), 'twitter') - clock_timestamp())) < 5 AS other_node_on_clock,
+       abs(extract(epoch FROM snowflake_time(snowflake_next('discord', 20), 'discord') - clock_timestamp())) < 5 AS other_layout_on_clock;
 SET ulid.clock_borrow_ms = 3600000;
 SELECT id > :target AS above_target, id = :target + 1 AS next_after_target,
        snowflake_time(id, 'twitter') = snowflake_time(:target, 'twitter') AS on_its_tick
@@ -131,10 +135,33 @@ FROM (SELECT snowflake_next('twitter', 20) AS id) s;
 SELECT borrows AS borrows_ahead FROM ulid_generator_state WHERE layout = 'twitter' AND node = 20;
 RESET ulid.clock_borrow_ms;
 -- ... without the allowance the clock is too far behind it: 55000
+-- (the error says that the advance is the cause)
 SELECT regexp_replace(regexp_replace(err($$SELECT snowflake_next('twitter', 20)$$),
                       '\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z', 'TIME', 'g'),
-                      'is \d+ ms behind', 'is N ms behind') AS clock_behind;
+                      '\d+ ms ahead', 'N ms ahead') AS clock_behind_advance;
+SELECT hint($$SELECT snowflake_next('twitter', 20)$$) AS clock_behind_advance_hint;
 SELECT failures FROM ulid_generator_state WHERE layout = 'twitter' AND node = 20;
+
+-- snowflake_reset() undoes the advance: a WARNING says what it drops; the
+-- state follows the clock again, above the ids it issued before the advance
+SELECT snowflake_reset('twitter', 20);
+SELECT id < :target AS back_on_the_clock,
+       abs(extract(epoch FROM snowflake_time(id, 'twitter') - clock_timestamp())) < 5 AS time_now
+FROM (SELECT snowflake_next('twitter', 20) AS id) s;
+SELECT state_floor IS NULL AS no_own_floor FROM ulid_generator_state WHERE layout = 'twitter' AND node = 20;
+SELECT snowflake_reset('twitter', 20);
+SELECT snowflake_reset('twitter', NULL) IS NULL AS reset_strict;
+SELECT err($$SELECT snowflake_reset('twitter', 1024)$$) AS reset_big_node;
+-- within the borrowing allowance an advanced state issues past its target;
+-- the reset (its WARNING not shown) returns it to the clock
+SELECT snowflake_pack('twitter', clock_timestamp() + interval '10 minutes', 23, 0) AS target23 \gset
+SET ulid.clock_borrow_ms = 3600000;
+SELECT snowflake_advance('twitter', 23, :target23);
+SELECT snowflake_next('twitter', 23) > :target23 AS above_target23;
+RESET ulid.clock_borrow_ms;
+SET client_min_messages = error;
+SELECT snowflake_reset('twitter', 23);
+RESET client_min_messages;
 
 -- it never moves a state back
 SELECT snowflake_next('twitter', 21) AS high \gset
@@ -178,15 +205,17 @@ CREATE ROLE regress_sf_user;
 SET ROLE regress_sf_user;
 SELECT err($$SELECT snowflake_next('twitter', 30) > 0$$) AS generate;
 SELECT err($$SELECT snowflake_advance('twitter', 30, 1)$$) AS advance;
+SELECT err($$SELECT snowflake_reset('twitter', 30)$$) AS reset;
 SELECT err($$SELECT count(*) FROM ulid_generator_state$$) AS view;
 SELECT err($$SET ulid.clock_borrow_ms = 10$$) AS set_borrow;
 SELECT err($$SET ulid.clock_wait_ms = 10$$) AS set_wait;
 RESET ROLE;
-GRANT EXECUTE ON FUNCTION snowflake_advance(snowflake_layout, bigint, bigint) TO regress_sf_user;
+GRANT EXECUTE ON FUNCTION snowflake_advance(snowflake_layout, bigint, bigint), snowflake_reset(snowflake_layout, bigint) TO regress_sf_user;
 SET ROLE regress_sf_user;
 SELECT err($$SELECT snowflake_advance('twitter', 30, 1)$$) AS advance_granted;
+SELECT err($$SELECT snowflake_reset('twitter', 30)$$) AS reset_granted;
 RESET ROLE;
-REVOKE EXECUTE ON FUNCTION snowflake_advance(snowflake_layout, bigint, bigint) FROM regress_sf_user;
+REVOKE EXECUTE ON FUNCTION snowflake_advance(snowflake_layout, bigint, bigint), snowflake_reset(snowflake_layout, bigint) FROM regress_sf_user;
 DROP ROLE regress_sf_user;
 
 -- settings: defaults, and ulid.node_id is for postgresql.conf or ALTER SYSTEM

@@ -298,19 +298,35 @@ CREATE FUNCTION ulid_monotonic_advance(ulid) RETURNS void
 COMMENT ON FUNCTION ulid_monotonic_advance(ulid) IS 'make every later gen_monotonic_ulid() value greater than this one, also after a restart (superuser only)';
 REVOKE ALL ON FUNCTION ulid_monotonic_advance(ulid) FROM PUBLIC;
 
+-- Undoes ulid_monotonic_advance(); PARALLEL RESTRICTED like it (it writes
+-- the floor file).
+CREATE FUNCTION ulid_monotonic_reset() RETURNS void
+    AS 'MODULE_PATHNAME', 'ulid_monotonic_reset' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION ulid_monotonic_reset() IS 'undo ulid_monotonic_advance(): gen_monotonic_ulid() forgets its own floor and follows the clock again (superuser only; WARNING: ids issued since the advance may repeat)';
+REVOKE ALL ON FUNCTION ulid_monotonic_reset() FROM PUBLIC;
+
+-- The way back from a damaged floor file; PARALLEL RESTRICTED (it writes it).
+CREATE FUNCTION ulid_floor_repair(above timestamptz) RETURNS void
+    AS 'MODULE_PATHNAME', 'ulid_floor_repair' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION ulid_floor_repair(timestamptz) IS 'rewrite the restart floor file so that every generator issues above this time; the way back from a damaged or missing file (superuser only)';
+REVOKE ALL ON FUNCTION ulid_floor_repair(timestamptz) FROM PUBLIC;
+
+-- Readable by whoever may read the view (checked at run time: superusers,
+-- pg_monitor members, roles granted SELECT on the view).
 CREATE FUNCTION ulid_generator_state(
         OUT kind text, OUT layout text, OUT node bigint,
         OUT last_tick bigint, OUT last_time timestamptz, OUT sequence bigint,
         OUT last_id text, OUT issued bigint, OUT borrows bigint,
-        OUT waits bigint, OUT failures bigint, OUT persisted_floor timestamptz)
+        OUT waits bigint, OUT failures bigint, OUT reclaims bigint,
+        OUT state_floor timestamptz, OUT persisted_floor timestamptz)
     RETURNS SETOF record
     AS 'MODULE_PATHNAME', 'ulid_generator_state' LANGUAGE C VOLATILE PARALLEL SAFE;
-COMMENT ON FUNCTION ulid_generator_state() IS 'one row per live shared generator state (superuser only; the ulid_generator_state view)';
-REVOKE ALL ON FUNCTION ulid_generator_state() FROM PUBLIC;
+COMMENT ON FUNCTION ulid_generator_state() IS 'one row per live shared generator state (the ulid_generator_state view; readable by superusers, pg_monitor and roles granted SELECT on the view)';
 
 CREATE VIEW ulid_generator_state AS SELECT * FROM ulid_generator_state();
-COMMENT ON VIEW ulid_generator_state IS 'one row per live shared generator state: kind, layout, node, last tick and id, sequence, counts, the persisted restart floor (superuser only)';
+COMMENT ON VIEW ulid_generator_state IS 'one row per live shared generator state: kind, layout, node, last tick and id, sequence, counts, states reclaimed, its own floor (advanced) and the server-wide persisted floor';
 REVOKE ALL ON ulid_generator_state FROM PUBLIC;
+GRANT SELECT ON ulid_generator_state TO pg_monitor;
 
 -----------------------------------------------------------------------------
 -- Snowflake layouts and generator
@@ -504,6 +520,12 @@ CREATE FUNCTION snowflake_advance(layout snowflake_layout, node bigint, id bigin
     AS 'MODULE_PATHNAME', 'snowflake_advance' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION snowflake_advance(snowflake_layout, bigint, bigint) IS 'make every later snowflake_next(layout, node) id greater than this id, also after a restart (superuser only)';
 REVOKE ALL ON FUNCTION snowflake_advance(snowflake_layout, bigint, bigint) FROM PUBLIC;
+
+-- Undoes snowflake_advance(); PARALLEL RESTRICTED like it.
+CREATE FUNCTION snowflake_reset(layout snowflake_layout, node bigint) RETURNS void
+    AS 'MODULE_PATHNAME', 'snowflake_reset' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION snowflake_reset(snowflake_layout, bigint) IS 'undo snowflake_advance(): the state of (layout, node) forgets its own floor and follows the clock again (superuser only; WARNING: ids issued since the advance may repeat)';
+REVOKE ALL ON FUNCTION snowflake_reset(snowflake_layout, bigint) FROM PUBLIC;
 
 -----------------------------------------------------------------------------
 -- Text codecs

@@ -1,94 +1,151 @@
 /*-------------------------------------------------------------------------
  *
  * floor_file.c
- *	  Reading and writing the persisted server-wide floor.
+ *	  Reading and writing the persisted floors.
  *
- * The text (floor_text.c) holds the format version and a Unix millisecond
- * above the time of every id any generator of this data directory has
- * returned.  It is replaced atomically (a temporary file, fsync,
- * durable_rename), so a crash leaves either the old or the new floor, never
- * a torn one.
+ * The text (floor_text.c) holds the format version, a Unix millisecond
+ * above the time of every id any generator of this data directory issued
+ * on the clock, and the own floor of every advanced state.  It is replaced
+ * atomically (a temporary file, fsync, durable_rename), so a crash leaves
+ * either the old or the new text, never a torn one: a file that does not
+ * parse was damaged from outside, and the generators refuse to issue until
+ * a superuser repairs it (shmem.c).
  *
  *-------------------------------------------------------------------------
  */
 #include "ulid.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "miscadmin.h"
 #include "storage/fd.h"
 
 #include "floor_file.h"
-#include "floor_text.h"
 
 #define FLOOR_TMP_FILE		ULID_FLOOR_FILE ".tmp"
 
-#define FLOOR_LOST_DETAIL \
-	"Until it is rewritten, gen_monotonic_ulid() and snowflake_next() start from the clock and cannot guarantee values above those issued before this start."
-#define FLOOR_LOST_HINT \
-	"If the clock may have been set back, call ulid_monotonic_advance() with the largest stored ULID."
+#define WRITE_DETAIL \
+	"\"%s\" is the restart floor of gen_monotonic_ulid() and snowflake_next(): no id is issued past the floor it holds until it is written."
+#define WRITE_HINT \
+	"Check the permissions of the data directory and the free space on its file system."
 
-int64
-ulid_floor_file_read(void)
+const char *
+ulid_floor_file_path(void)
 {
-	char		buf[ULID_FLOOR_TEXT_MAX + 1];	/* one more: a longer file fails */
-	int			fd;
-	ssize_t		n;
-	int			save_errno;
-	uint64		ms;
+	static char path[MAXPGPATH];
 
+	snprintf(path, sizeof(path), "%s/%s", DataDir, ULID_FLOOR_FILE);
+	return path;
+}
+
+void
+ulid_floor_file_read(UlidFloorRead *out, size_t max_entries)
+{
+	int			fd;
+	struct stat sb;
+	char	   *buf;
+	ssize_t		n;
+	int			version;
+	int			line;
+	uint64		ms;
+	ulid_floor_text_status st;
+	/* the largest text max_entries can make */
+	size_t		max_len = ULID_FLOOR_HEAD_MAX + max_entries * ULID_FLOOR_ENTRY_MAX;
+
+	memset(out, 0, sizeof(*out));
 	fd = open(ULID_FLOOR_FILE, O_RDONLY | PG_BINARY, 0);
 	if (fd < 0)
 	{
-		if (errno != ENOENT)	/* no file: nothing was ever issued */
-			ereport(WARNING,
-					(errcode_for_file_access(),
-					 errmsg("could not open file \"%s\": %m", ULID_FLOOR_FILE),
-					 errdetail(FLOOR_LOST_DETAIL), errhint(FLOOR_LOST_HINT)));
-		return 0;
+		if (errno == ENOENT)
+		{
+			out->status = ULID_FLOOR_READ_MISSING;
+			return;
+		}
+		out->status = ULID_FLOOR_READ_DAMAGED;
+		snprintf(out->problem, sizeof(out->problem), "it cannot be opened: %s", strerror(errno));
+		return;
 	}
-	n = read(fd, buf, sizeof(buf));
-	save_errno = errno;
-	close(fd);
+	if (fstat(fd, &sb) != 0)
+	{
+		int			save_errno = errno;
+
+		close(fd);
+		out->status = ULID_FLOOR_READ_DAMAGED;
+		snprintf(out->problem, sizeof(out->problem), "it cannot be examined: %s",
+				 strerror(save_errno));
+		return;
+	}
+	if (!S_ISREG(sb.st_mode))
+	{
+		close(fd);
+		out->status = ULID_FLOOR_READ_DAMAGED;
+		snprintf(out->problem, sizeof(out->problem), "%s",
+				 S_ISDIR(sb.st_mode) ? "it is a directory, not a file" : "it is not a regular file");
+		return;
+	}
+	if ((size_t) sb.st_size > max_len)
+	{
+		close(fd);
+		out->status = ULID_FLOOR_READ_DAMAGED;
+		snprintf(out->problem, sizeof(out->problem),
+				 "it has %lld bytes, more than the floors of %zu states take",
+				 (long long) sb.st_size, max_entries);
+		return;
+	}
+	buf = palloc(max_len + 1);
+	n = read(fd, buf, max_len + 1);
 	if (n < 0)
 	{
-		errno = save_errno;
-		ereport(WARNING,
-				(errcode_for_file_access(),
-				 errmsg("could not read file \"%s\": %m", ULID_FLOOR_FILE),
-				 errdetail(FLOOR_LOST_DETAIL), errhint(FLOOR_LOST_HINT)));
-		return 0;
+		int			save_errno = errno;
+
+		close(fd);
+		pfree(buf);
+		out->status = ULID_FLOOR_READ_DAMAGED;
+		snprintf(out->problem, sizeof(out->problem), "it cannot be read: %s", strerror(save_errno));
+		return;
 	}
-	if (ulid_floor_parse(buf, (size_t) n, &ms) != ULID_FLOOR_TEXT_OK)
+	close(fd);
+	out->entries = palloc(Max(max_entries, 1) * sizeof(ulid_floor_entry));
+	st = ulid_floor_parse(buf, (size_t) n, &version, &ms, out->entries, max_entries,
+						  &out->nentries, &line);
+	pfree(buf);
+	if (st != ULID_FLOOR_TEXT_OK)
 	{
-		ereport(WARNING,
-				(errcode(ERRCODE_DATA_CORRUPTED),
-				 errmsg("invalid contents in file \"%s\"", ULID_FLOOR_FILE),
-				 errdetail(FLOOR_LOST_DETAIL), errhint(FLOOR_LOST_HINT)));
-		return 0;
+		out->status = ULID_FLOOR_READ_DAMAGED;
+		if (n == 0)
+			snprintf(out->problem, sizeof(out->problem), "it is empty");
+		else if (st == ULID_FLOOR_TEXT_BAD_VERSION)
+			snprintf(out->problem, sizeof(out->problem),
+					 "it has format version %d, which this build does not read (it reads 1 and 2)",
+					 version);
+		else
+			snprintf(out->problem, sizeof(out->problem), "%s (line %d)",
+					 ulid_floor_status_text(st), line);
+		return;
 	}
-	return (int64) ms;
+	out->status = ULID_FLOOR_READ_OK;
+	out->ms = (int64) ms;
 }
 
 bool
-ulid_floor_file_write(int64 ms, int elevel)
+ulid_floor_file_write(const char *text, size_t len, int elevel)
 {
-	char		buf[ULID_FLOOR_TEXT_MAX];
-	int			len;
+	const char *path = ulid_floor_file_path();
 	int			fd;
 
-	Assert(ms >= 0);
-	len = (int) ulid_floor_format((uint64) ms, buf);
 	fd = OpenTransientFile(FLOOR_TMP_FILE, O_WRONLY | O_CREAT | O_TRUNC | PG_BINARY);
 	if (fd < 0)
 	{
 		ereport(elevel,
 				(errcode_for_file_access(),
-				 errmsg("could not create file \"%s\": %m", FLOOR_TMP_FILE)));
+				 errmsg("could not create file \"%s\": %m", FLOOR_TMP_FILE),
+				 errdetail(WRITE_DETAIL, path), errhint(WRITE_HINT)));
 		return false;
 	}
 	errno = 0;
-	if (write(fd, buf, len) != len)
+	if (write(fd, text, len) != (ssize_t) len)
 	{
 		int			save_errno = errno ? errno : ENOSPC;
 
@@ -96,16 +153,30 @@ ulid_floor_file_write(int64 ms, int elevel)
 		errno = save_errno;
 		ereport(elevel,
 				(errcode_for_file_access(),
-				 errmsg("could not write file \"%s\": %m", FLOOR_TMP_FILE)));
+				 errmsg("could not write file \"%s\": %m", FLOOR_TMP_FILE),
+				 errdetail(WRITE_DETAIL, path), errhint(WRITE_HINT)));
 		return false;
 	}
 	if (CloseTransientFile(fd) != 0)
 	{
 		ereport(elevel,
 				(errcode_for_file_access(),
-				 errmsg("could not close file \"%s\": %m", FLOOR_TMP_FILE)));
+				 errmsg("could not close file \"%s\": %m", FLOOR_TMP_FILE),
+				 errdetail(WRITE_DETAIL, path), errhint(WRITE_HINT)));
 		return false;
 	}
-	/* fsyncs the file, renames it, fsyncs the directory */
-	return durable_rename(FLOOR_TMP_FILE, ULID_FLOOR_FILE, elevel) == 0;
+
+	/*
+	 * fsyncs the file, renames it, fsyncs the directory.  durable_rename's
+	 * own message names the files; a context line says what the file is.
+	 */
+	if (durable_rename(FLOOR_TMP_FILE, ULID_FLOOR_FILE, elevel >= ERROR ? LOG : elevel) != 0)
+	{
+		ereport(elevel,
+				(errcode_for_file_access(),
+				 errmsg("could not replace the ulid restart floor file \"%s\"", path),
+				 errdetail(WRITE_DETAIL, path), errhint(WRITE_HINT)));
+		return false;
+	}
+	return true;
 }

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * floor_file.h
- *	  The persisted server-wide floor: $PGDATA/ulid_floor (see shmem.c).
+ *	  The persisted floors: $PGDATA/ulid_floor (see shmem.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -10,21 +10,42 @@
 
 #include "ulid.h"
 
+#include "floor_text.h"
+
 /* the file's name, relative to the data directory */
 #define ULID_FLOOR_FILE		"ulid_floor"
 
-/*
- * The floor stored in the file, 0 when there is none.  Never raises an
- * error (it runs in the postmaster and in the DSM registry's init
- * callback): a file that cannot be read or parsed is reported as a WARNING
- * and read as 0.
- */
-extern int64 ulid_floor_file_read(void);
+typedef enum UlidFloorReadStatus
+{
+	ULID_FLOOR_READ_OK,
+	ULID_FLOOR_READ_MISSING,	/* no file: a new cluster (or deleted) */
+	ULID_FLOOR_READ_DAMAGED		/* unreadable, garbage, an unknown version */
+} UlidFloorReadStatus;
+
+typedef struct UlidFloorRead
+{
+	UlidFloorReadStatus status;
+	int64		ms;				/* the server-wide floor (OK) */
+	size_t		nentries;		/* advanced states' floors (OK) */
+	ulid_floor_entry *entries;	/* palloc'd in the current context */
+	char		problem[256];	/* DAMAGED: what is wrong, for errdetail */
+} UlidFloorRead;
 
 /*
- * Durably replace the file's floor by ms (temporary file, then
- * durable_rename).  On failure reports at elevel and returns false.
+ * Read the file, with room for max_entries state floors.  Never raises an
+ * error (it runs in the postmaster and in the DSM registry's init
+ * callback): the status says what was found.
  */
-extern bool ulid_floor_file_write(int64 ms, int elevel);
+extern void ulid_floor_file_read(UlidFloorRead *out, size_t max_entries);
+
+/*
+ * Durably replace the file by len bytes of text (temporary file, fsync,
+ * durable_rename).  On failure reports at elevel, naming the file as the
+ * generators' restart floor, and returns false.
+ */
+extern bool ulid_floor_file_write(const char *text, size_t len, int elevel);
+
+/* The file's absolute path, for messages. */
+extern const char *ulid_floor_file_path(void);
 
 #endif							/* ULID_FLOOR_FILE_H */

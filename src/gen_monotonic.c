@@ -12,8 +12,8 @@
  * 1..2^64, carrying into the time part.  So when the clock steps back the
  * generator keeps issuing on the last time it used, and on exhausting a
  * millisecond moves to the next: it never waits for the clock and never
- * fails on it.  A fresh value never starts below the state's restart floor
- * (min_ms), which is what keeps ids above those of before a restart.
+ * fails on it.  A fresh value never starts below the state's base_ms
+ * (shmem.h), which is what keeps ids above those of before a restart.
  *
  * The clock is read and the randomness for both rules drawn before taking
  * the state's spinlock; inside it: one comparison, one 128-bit addition,
@@ -32,10 +32,13 @@
 /* the state's words */
 #define W_HI		0			/* last value: time << 16 | top random bits */
 #define W_LO		1			/* last value: low 64 random bits */
-#define W_VALID		2			/* 1 once a value is stored */
 
-/* this backend's pointer to the state (states are never freed) */
+/*
+ * This backend's pointer to the state: slot 0, created at startup and never
+ * reclaimed, so its incarnation never changes.
+ */
 static UlidGenState *monotonic_state = NULL;
+static uint32 monotonic_incarnation;
 
 static UlidGenState *
 get_state(void)
@@ -44,7 +47,8 @@ get_state(void)
 	{
 		uint8		key[ULID_STATE_KEY_BYTES] = {0};
 
-		monotonic_state = ulid_state_get(ULID_STATE_MONOTONIC_ULID, key);
+		monotonic_state = ulid_state_get(ULID_STATE_MONOTONIC_ULID, key,
+										 &monotonic_incarnation);
 	}
 	return monotonic_state;
 }
@@ -55,7 +59,7 @@ describe(const UlidGenState *copy, UlidStateRow *row)
 {
 	uint8		bytes[ULID_BYTES];
 
-	if (!copy->word[W_VALID])
+	if (!copy->valid)
 		return;
 	ulid_store_be64(bytes, copy->word[W_HI]);
 	ulid_store_be64(bytes + 8, copy->word[W_LO]);
@@ -70,6 +74,19 @@ void
 ulid_gen_monotonic_init(void)
 {
 	ulid_state_register_kind(ULID_STATE_MONOTONIC_ULID, "ulid", describe);
+}
+
+/* ERROR 22008: no ULID is left above the state (an advance's, if it was). */
+static void
+report_exhausted(bool advanced, int64 own_floor)
+{
+	if (!advanced)
+		ulid_report_time_exhausted();
+	ereport(ERROR,
+			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+			 errmsg("gen_monotonic_ulid() has no ULID left above its advanced state"),
+			 errdetail_internal("%s", ulid_advance_detail(own_floor, "SELECT ulid_monotonic_reset()")),
+			 errhint("The next ULID would lie past 10889-08-02 05:31:50.655Z because ulid_monotonic_advance() moved the generator there.")));
 }
 
 PG_FUNCTION_INFO_V1(gen_monotonic_ulid);
@@ -94,12 +111,15 @@ gen_monotonic_ulid(PG_FUNCTION_ARGS)
 	for (;;)
 	{
 		int64		now = ulid_clock_now_ms();
+		int64		eff;
 		int64		ms;
 		bool		exhausted;
+		bool		own;
 		UlidFloorCheck chk;
 
 		SpinLockAcquire(&st->mutex);
-		if (!st->word[W_VALID] || now > (int64) (st->word[W_HI] >> 16))
+		eff = Max(now, st->base_ms);
+		if (!st->valid || eff > (int64) (st->word[W_HI] >> 16))
 		{
 			if (!have_fresh)
 			{
@@ -108,8 +128,8 @@ gen_monotonic_ulid(PG_FUNCTION_ARGS)
 				have_fresh = true;
 				continue;
 			}
-			/* a later millisecond: start afresh, never below the floor */
-			ms = Max(now, st->min_ms);
+			/* a later millisecond: start afresh, never below the base */
+			ms = eff;
 			exhausted = ms > ULID_MAX_UNIX_MS;
 			hi = ((uint64) ms << 16) | fresh_hi;
 			lo = fresh_lo;
@@ -123,19 +143,21 @@ gen_monotonic_ulid(PG_FUNCTION_ARGS)
 		}
 		if (unlikely(exhausted))
 		{
+			bool		advanced = st->advanced;
+			int64		own_floor = st->own_floor;
+
 			st->failures++;
 			SpinLockRelease(&st->mutex);
-			ulid_report_time_exhausted();
+			report_exhausted(advanced, own_floor);
 		}
-		chk = ulid_floor_check(ms);
+		chk = ulid_floor_check(st, ms, now, &own);
 		if (chk == ULID_FLOOR_BLOCKED)
 			st->waits++;
 		else
 		{
 			st->word[W_HI] = hi;
 			st->word[W_LO] = lo;
-			st->word[W_VALID] = 1;
-			st->issued++;
+			ulid_state_issued(st, ms);
 			if (ms > now)
 				st->borrows++;
 		}
@@ -143,7 +165,7 @@ gen_monotonic_ulid(PG_FUNCTION_ARGS)
 
 		if (likely(chk == ULID_FLOOR_OK))
 			break;
-		ulid_floor_reserve(ms, chk == ULID_FLOOR_BLOCKED);
+		ulid_floor_reserve(st, ms, own, chk == ULID_FLOOR_BLOCKED);
 		if (chk == ULID_FLOOR_REFRESH)
 			break;
 	}
@@ -153,8 +175,9 @@ gen_monotonic_ulid(PG_FUNCTION_ARGS)
 /*
  * ulid_monotonic_advance(ulid): make every later gen_monotonic_ulid() value
  * greater than the argument (after restoring a dump, moving servers, a
- * failover).  The persisted floor is raised above the argument's time first,
- * so the advance holds across restarts.  Never moves the state back.
+ * failover).  The state's own floor is persisted above the argument's time
+ * first, so the advance holds across restarts; the server-wide floor and
+ * the other generators are not touched.  Never moves the state back.
  */
 PG_FUNCTION_INFO_V1(ulid_monotonic_advance);
 Datum
@@ -163,22 +186,65 @@ ulid_monotonic_advance(PG_FUNCTION_ARGS)
 	pg_ulid_t  *target = PG_GETARG_ULID_P(0);
 	uint64		thi = ulid_load_be64(target->data);
 	uint64		tlo = ulid_load_be64(target->data + 8);
+	int64		tms = (int64) (thi >> 16);
 	UlidGenState *st;
 
 	ulid_require_superuser("advance gen_monotonic_ulid()");
 	st = get_state();
-	ulid_floor_reserve((int64) (thi >> 16), true);
 
+	/* nothing to do when the state is already above the argument */
 	SpinLockAcquire(&st->mutex);
-	/* below the restart floor the next fresh value is above it anyway */
-	if ((int64) (thi >> 16) >= st->min_ms &&
-		(!st->word[W_VALID] || thi > st->word[W_HI] ||
-		 (thi == st->word[W_HI] && tlo > st->word[W_LO])))
+	if (st->valid && (thi < st->word[W_HI] || (thi == st->word[W_HI] && tlo <= st->word[W_LO])))
 	{
-		st->word[W_HI] = thi;
-		st->word[W_LO] = tlo;
-		st->word[W_VALID] = 1;
+		SpinLockRelease(&st->mutex);
+		PG_RETURN_VOID();
 	}
 	SpinLockRelease(&st->mutex);
+
+	ulid_floor_reserve(st, tms, true, true);
+
+	SpinLockAcquire(&st->mutex);
+	if (!st->valid || thi > st->word[W_HI] ||
+		(thi == st->word[W_HI] && tlo > st->word[W_LO]))
+	{
+		/* what it issued before the advance stays below a reset */
+		if (st->valid)
+			st->pre_advance_ms = Max(st->pre_advance_ms, st->last_ms + 1);
+		st->word[W_HI] = thi;
+		st->word[W_LO] = tlo;
+		st->valid = true;
+		st->last_ms = Max(st->last_ms, tms);
+	}
+	SpinLockRelease(&st->mutex);
+	PG_RETURN_VOID();
+}
+
+/*
+ * ulid_monotonic_reset(): undo ulid_monotonic_advance().  The state forgets
+ * its own floor and goes on from the clock, above what it issued before the
+ * advance; what it issued since may be issued again once the clock gets
+ * there, which the WARNING says.
+ */
+PG_FUNCTION_INFO_V1(ulid_monotonic_reset);
+Datum
+ulid_monotonic_reset(PG_FUNCTION_ARGS)
+{
+	UlidGenState *st;
+	int64		own_floor = 0;
+
+	ulid_require_superuser("reset gen_monotonic_ulid()");
+	st = get_state();
+	if (!ulid_state_reset(st, monotonic_incarnation, &own_floor))
+	{
+		ereport(NOTICE,
+				(errmsg("gen_monotonic_ulid() is not advanced; nothing was reset"),
+				 errdetail("Only a state that ulid_monotonic_advance() moved ahead of the clock has its own floor to drop.")));
+		PG_RETURN_VOID();
+	}
+	ereport(WARNING,
+			(errmsg("gen_monotonic_ulid() no longer stays above the ids issued since its advance"),
+			 errdetail("It goes on from the clock again. Its ids until %s may be issued again once the clock reaches them, and ids stored from that time on may collide.",
+					   ulid_iso_or_ms(own_floor)),
+			 errhint("If ids from after the advance are stored, advance again to the largest of them instead.")));
 	PG_RETURN_VOID();
 }

@@ -17,8 +17,9 @@
  *
  * ISSUING AN ID
  * The clock is read (and randomness drawn, for the random rule) before the
- * state's spinlock is taken.  Inside it, with L the last tick issued and
- * "now" the clock, or the restart floor (min_ms) while that lies ahead:
+ * state's spinlock is taken.  Inside it (after checking that the slot was
+ * not reclaimed), with L the last tick issued and "now" the clock, or the
+ * state's base_ms (after a restart or an advance) while that lies ahead:
  *	- a tick later than L: issue on now's tick, the sequence starting by the
  *	  layout's reset rule;
  *	- L's sequence exhausted and L the layout's last issuable tick: fail
@@ -49,9 +50,9 @@
  * The view counts borrows (ids on a tick starting after the clock), waits
  * (calls that waited, for the clock or the floor) and failures.
  *
- * Ids issued after a restart lie above every id issued before: the state
- * starts on the tick holding max(clock, floor), and every tick issued before
- * ended below the floor (shmem.c).  A hot standby refuses (25006): a copy
+ * Ids issued after a restart or a reclaim lie above every id issued
+ * before: the state starts on the tick holding max(clock, base_ms), and
+ * every tick issued before ended below it (shmem.c).  A hot standby refuses (25006): a copy
  * of the primary carries the primary's ulid.node_id.
  *
  *-------------------------------------------------------------------------
@@ -72,7 +73,6 @@
 /* the state's words */
 #define W_TICK		0			/* last tick issued */
 #define W_SEQ		1			/* its sequence */
-#define W_VALID		2			/* 1 once an id is stored */
 
 /* the state's key: the bit structure and the node, zero-padded */
 typedef struct sf_state_key
@@ -93,14 +93,16 @@ static int	clock_borrow_ms = 5;
 static int	clock_wait_ms = 1000;
 
 /*
- * This backend's pointers to the states it used (states are never freed),
- * most recent first: a query usually calls one layout and node.
+ * This backend's pointers to the states it used, with the incarnation they
+ * had (a slot reclaimed meanwhile is found stale under its spinlock), most
+ * recent first: a query usually calls one layout and node.
  */
 #define CACHE_SIZE	8
 typedef struct cached_state
 {
 	sf_state_key key;
 	UlidGenState *st;
+	uint32		incarnation;
 } cached_state;
 static cached_state cache[CACHE_SIZE];
 static int	ncached = 0;
@@ -110,6 +112,8 @@ typedef enum next_action
 {
 	ISSUE,						/* store (tick, seq) and return the id */
 	WAIT,						/* wait until the clock reaches target */
+	STALE,						/* the slot was reclaimed: look it up again */
+	FAIL_START,					/* the clock is before the layout's first tick */
 	FAIL_BEHIND,				/* the clock is too far behind the last tick */
 	FAIL_END					/* no tick left in the layout */
 } next_action;
@@ -121,9 +125,13 @@ tick_start(const sfl_layout *l, int unit_ms, int64 tick)
 	return l->epoch_ms + tick * unit_ms;
 }
 
-/* The state of (layout's bits, node), cached in this backend. */
+/*
+ * The state of (layout's bits, node), cached in this backend; *incarnation
+ * receives the incarnation to check under its spinlock.  refresh: the
+ * cached slot was found stale, look the key up again.
+ */
 static UlidGenState *
-get_state(const sfl_layout *l, int64 node)
+get_state(const sfl_layout *l, int64 node, uint32 *incarnation, bool refresh)
 {
 	sf_state_key key;
 	cached_state found;
@@ -131,12 +139,15 @@ get_state(const sfl_layout *l, int64 node)
 
 	sfl_layout_key(l, &key.bits);
 	key.node = node;
-	if (likely(ncached > 0 && memcmp(&cache[0].key, &key, sizeof(key)) == 0))
+	if (likely(ncached > 0 && !refresh && memcmp(&cache[0].key, &key, sizeof(key)) == 0))
+	{
+		*incarnation = cache[0].incarnation;
 		return cache[0].st;
-	for (i = 1; i < ncached; i++)
+	}
+	for (i = 0; i < ncached; i++)
 		if (memcmp(&cache[i].key, &key, sizeof(key)) == 0)
 			break;
-	if (i < ncached)
+	if (i < ncached && !refresh)
 		found = cache[i];
 	else
 	{
@@ -144,14 +155,18 @@ get_state(const sfl_layout *l, int64 node)
 
 		memcpy(raw, &key, sizeof(key));
 		found.key = key;
-		found.st = ulid_state_get(ULID_STATE_SNOWFLAKE, raw);
-		if (ncached < CACHE_SIZE)
-			ncached++;
-		i = ncached - 1;		/* replaced: the least recently used */
+		found.st = ulid_state_get(ULID_STATE_SNOWFLAKE, raw, &found.incarnation);
+		if (i == ncached)
+		{
+			if (ncached < CACHE_SIZE)
+				ncached++;
+			i = ncached - 1;	/* replaced: the least recently used */
+		}
 	}
 	/* most recent first */
 	memmove(&cache[1], &cache[0], i * sizeof(cached_state));
 	cache[0] = found;
+	*incarnation = found.incarnation;
 	return found.st;
 }
 
@@ -171,18 +186,6 @@ check_node(const sfl_layout *l, int64 node, bool from_setting)
 			 errhint("The node comes from ulid.node_id; pass a node that fits: snowflake_next(layout, node).") : 0));
 }
 
-/* "2026-01-01T00:00:00.000Z", or the Unix ms outside years 0000-9999 */
-static char *
-iso_or_ms(int64 ms)
-{
-	char		buf[32];
-
-	if (ms < 0 || ms > SFL_EPOCH_MAX_MS)
-		return psprintf(INT64_FORMAT " Unix ms", ms);
-	sfl_format_iso(ms, buf);
-	return pstrdup(buf);
-}
-
 /*
  * ERROR 22008: the clock (now) is before the layout's first tick a
  * generator may issue, or the next id would lie past its last (last).
@@ -194,23 +197,36 @@ report_out_of_time(const sfl_layout *l, int64 now, int64 last)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 				 errmsg("the clock is before the start of the layout %s", sf_layout_name(l)),
-				 errdetail("The clock reads %s. %s", iso_or_ms(now), sf_layout_range(l))));
+				 errdetail("The clock reads %s. %s", ulid_iso_or_ms(now), sf_layout_range(l))));
 	ereport(ERROR,
 			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 			 errmsg("the layout %s has no time left to mint ids on", sf_layout_name(l)),
 			 errdetail("The next id would lie after the last tick a generator may issue, which starts at %s.",
-					   iso_or_ms(sfl_tick_unix_ms(l, last)))));
+					   ulid_iso_or_ms(sfl_tick_unix_ms(l, last)))));
 }
 
-/* ERROR 55000: the clock is further behind the last tick than the policy waits. */
+/*
+ * ERROR 55000: the clock is further behind the last tick than the policy
+ * waits.  When the state was advanced past the clock, the advance is the
+ * cause, and the message says so.
+ */
 static void
 report_clock_behind(const sfl_layout *l, int64 node, int64 now, int64 last_ms,
-					int64 allowance)
+					int64 allowance, bool advanced, int64 own_floor)
 {
+	if (advanced)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("snowflake_next() for layout %s, node " INT64_FORMAT ", was advanced to %s, " INT64_FORMAT " ms ahead of the clock",
+						sf_layout_name(l), node, ulid_iso_or_ms(last_ms), last_ms - now),
+				 errdetail_internal("%s", ulid_advance_detail(own_floor,
+															  psprintf("SELECT snowflake_reset('%s', " INT64_FORMAT ")",
+																	   sf_layout_name(l), node))),
+				 errhint("The generator issues at most ulid.clock_borrow_ms (or one tick) ahead of the clock; it issues again once the clock reaches the advanced time.")));
 	ereport(ERROR,
 			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 			 errmsg("the clock (%s) is " INT64_FORMAT " ms behind the last Snowflake id's time (%s)",
-					iso_or_ms(now), last_ms - now, iso_or_ms(last_ms)),
+					ulid_iso_or_ms(now), last_ms - now, ulid_iso_or_ms(last_ms)),
 			 errdetail("Layout %s, node " INT64_FORMAT ": the generator issues ahead of a clock at most " INT64_FORMAT " ms behind (ulid.clock_borrow_ms or one tick) and waits for one at most %d ms behind (ulid.clock_wait_ms).",
 					   sf_layout_name(l), node, allowance, clock_wait_ms),
 			 errhint("Check the server's clock synchronisation; once the clock has caught up, ids are issued again.")));
@@ -252,6 +268,7 @@ static int64
 snowflake_next_id(const sfl_layout *l, int64 node)
 {
 	UlidGenState *st;
+	uint32		inc;
 	int			unit_ms = sfl_unit_ms((sfl_unit) l->unit);
 	int64		allowance = Max(clock_borrow_ms, unit_ms);
 	uint64		max_seq = sfl_max_seq(l);
@@ -266,7 +283,7 @@ snowflake_next_id(const sfl_layout *l, int64 node)
 				 errmsg("cannot mint Snowflake ids during recovery"),
 				 errdetail("A hot standby is a copy of its primary and carries the primary's ulid.node_id: its ids would collide with the primary's."),
 				 errhint("Mint ids on the primary. A promoted standby needs its own ulid.node_id, or snowflake_advance() past the old primary's last ids.")));
-	st = get_state(l, node);
+	st = get_state(l, node, &inc, false);
 	sfl_issuable_ticks(l, &first, &last);
 	if (unlikely(l->seq_reset == SFL_RESET_RANDOM))
 		random = ulid_random_u64();
@@ -274,29 +291,32 @@ snowflake_next_id(const sfl_layout *l, int64 node)
 	for (;;)
 	{
 		int64		now = ulid_clock_now_ms();
-		int64		eff = Max(now, st->min_ms);
-		int64		now_tick;
+		int64		eff;
+		int64		now_tick = 0;
 		int64		tick = 0;
 		uint64		seq = 0;
 		int64		last_start = 0;
 		int64		target = 0;
 		int64		ms = 0;
 		next_action action;
+		bool		own = false;
+		bool		advanced = false;
+		int64		own_floor = 0;
 		UlidFloorCheck chk = ULID_FLOOR_OK;
 
-		if (unlikely(eff < l->epoch_ms))
-			report_out_of_time(l, now, -1);
-		now_tick = (eff - l->epoch_ms) / unit_ms;
-		if (unlikely(now_tick < first))
-			report_out_of_time(l, now, -1);
-
 		SpinLockAcquire(&st->mutex);
-		if (!st->word[W_VALID] || now_tick > (int64) st->word[W_TICK])
+		/* the clock, or the state's base while that lies ahead */
+		eff = Max(now, st->base_ms);
+		if (ulid_state_stale(st, inc))
+			action = STALE;
+		else if (unlikely(eff < l->epoch_ms ||
+						  (now_tick = (eff - l->epoch_ms) / unit_ms) < first))
+			action = FAIL_START;
+		else if (!st->valid || now_tick > (int64) st->word[W_TICK])
 		{
 			/* a tick later than the last one: start it */
 			tick = now_tick;
-			seq = sfl_seq_start(l, st->word[W_VALID] ? st->word[W_SEQ] : max_seq,
-								random);
+			seq = sfl_seq_start(l, st->valid ? st->word[W_SEQ] : max_seq, random);
 			action = tick > last ? FAIL_END : ISSUE;
 		}
 		else
@@ -322,8 +342,8 @@ snowflake_next_id(const sfl_layout *l, int64 node)
 			{
 				/*
 				 * The tick is exhausted: borrow the next one, or wait for
-				 * the clock (at most a tick, unless the restart floor lies
-				 * far ahead of the clock: then the policy fails).
+				 * the clock (at most a tick, unless the base lies far ahead
+				 * of the clock: then the policy fails).
 				 */
 				tick = lt + 1;
 				seq = sfl_seq_start(l, max_seq, random);
@@ -339,13 +359,12 @@ snowflake_next_id(const sfl_layout *l, int64 node)
 			int64		start = tick_start(l, unit_ms, tick);
 
 			ms = start + unit_ms - 1;	/* the tick's last millisecond */
-			chk = ulid_floor_check(ms);
+			chk = ulid_floor_check(st, ms, now, &own);
 			if (likely(chk != ULID_FLOOR_BLOCKED))
 			{
 				st->word[W_TICK] = (uint64) tick;
 				st->word[W_SEQ] = seq;
-				st->word[W_VALID] = 1;
-				st->issued++;
+				ulid_state_issued(st, ms);
 				if (start > now)
 					st->borrows++;
 			}
@@ -356,7 +375,11 @@ snowflake_next_id(const sfl_layout *l, int64 node)
 			counted_wait = true;
 		}
 		else if (unlikely(action == FAIL_BEHIND || action == FAIL_END))
+		{
 			st->failures++;
+			advanced = st->advanced;
+			own_floor = st->own_floor;
+		}
 		SpinLockRelease(&st->mutex);
 
 		switch (action)
@@ -364,15 +387,22 @@ snowflake_next_id(const sfl_layout *l, int64 node)
 			case ISSUE:
 				if (likely(chk == ULID_FLOOR_OK))
 					return (int64) sfl_pack(l, tick, (uint64) node, seq);
-				ulid_floor_reserve(ms, chk == ULID_FLOOR_BLOCKED);
+				ulid_floor_reserve(st, ms, own, chk == ULID_FLOOR_BLOCKED);
 				if (chk == ULID_FLOOR_REFRESH)
 					return (int64) sfl_pack(l, tick, (uint64) node, seq);
 				break;			/* blocked: compute again */
 			case WAIT:
 				wait_for_clock(target);
 				break;
+			case STALE:
+				st = get_state(l, node, &inc, true);
+				break;
+			case FAIL_START:
+				report_out_of_time(l, now, -1);
+				break;
 			case FAIL_BEHIND:
-				report_clock_behind(l, node, now, last_start, allowance);
+				report_clock_behind(l, node, now, last_start, allowance,
+									advanced, own_floor);
 				break;
 			case FAIL_END:
 				report_out_of_time(l, now, last);
@@ -415,9 +445,9 @@ snowflake_next_node(PG_FUNCTION_ARGS)
  * snowflake_advance(layout, node, id): make every later id of (layout's
  * bits, node) greater than id, whichever node minted id (after restoring
  * ids, moving servers, a failover).  The state is moved to the largest
- * (tick, sequence) whose id on this node is at most id; the persisted floor
- * is raised above that tick first, so the advance holds across restarts.
- * Never moves the state back.
+ * (tick, sequence) whose id on this node is at most id; its own floor is
+ * persisted above that tick first, so the advance holds across restarts,
+ * and no other state or generator is moved.  Never moves the state back.
  */
 PG_FUNCTION_INFO_V1(snowflake_advance);
 Datum
@@ -427,10 +457,13 @@ snowflake_advance(PG_FUNCTION_ARGS)
 	int64		node = PG_GETARG_INT64(1);
 	int64		id = PG_GETARG_INT64(2);
 	uint64		max_seq = sfl_max_seq(l);
+	int			unit_ms = sfl_unit_ms((sfl_unit) l->unit);
 	sfl_parts	p;
 	int64		tick;
+	int64		ms;
 	uint64		seq;
 	UlidGenState *st;
+	uint32		inc;
 
 	ulid_require_superuser("advance snowflake_next()");
 	check_node(l, node, false);
@@ -464,20 +497,86 @@ snowflake_advance(PG_FUNCTION_ARGS)
 		if (tick < 0)
 			PG_RETURN_VOID();	/* every id of this node is above id */
 	}
+	ms = tick_start(l, unit_ms, tick) + unit_ms - 1;
 
-	st = get_state(l, node);
-	ulid_floor_reserve(tick_start(l, sfl_unit_ms((sfl_unit) l->unit), tick) +
-					   sfl_unit_ms((sfl_unit) l->unit) - 1, true);
-
-	SpinLockAcquire(&st->mutex);
-	if (!st->word[W_VALID] || tick > (int64) st->word[W_TICK] ||
-		(tick == (int64) st->word[W_TICK] && seq > st->word[W_SEQ]))
+	for (;;)
 	{
-		st->word[W_TICK] = (uint64) tick;
-		st->word[W_SEQ] = seq;
-		st->word[W_VALID] = 1;
+		bool		moved = false;
+
+		st = get_state(l, node, &inc, false);
+		SpinLockAcquire(&st->mutex);
+		if (ulid_state_stale(st, inc))
+		{
+			SpinLockRelease(&st->mutex);
+			(void) get_state(l, node, &inc, true);
+			continue;
+		}
+		if (st->valid && (tick < (int64) st->word[W_TICK] ||
+						  (tick == (int64) st->word[W_TICK] && seq <= st->word[W_SEQ])))
+		{
+			SpinLockRelease(&st->mutex);
+			PG_RETURN_VOID();	/* already above id */
+		}
+		SpinLockRelease(&st->mutex);
+
+		/* persist the state's own floor (it is never reclaimed after) */
+		ulid_floor_reserve(st, ms, true, true);
+
+		SpinLockAcquire(&st->mutex);
+		if (!ulid_state_stale(st, inc))
+		{
+			moved = true;
+			if (!st->valid || tick > (int64) st->word[W_TICK] ||
+				(tick == (int64) st->word[W_TICK] && seq > st->word[W_SEQ]))
+			{
+				/* what it issued before the advance stays below a reset */
+				if (st->valid)
+					st->pre_advance_ms = Max(st->pre_advance_ms, st->last_ms + 1);
+				st->word[W_TICK] = (uint64) tick;
+				st->word[W_SEQ] = seq;
+				st->valid = true;
+				st->last_ms = Max(st->last_ms, ms);
+			}
+		}
+		SpinLockRelease(&st->mutex);
+		if (moved)
+			PG_RETURN_VOID();
 	}
-	SpinLockRelease(&st->mutex);
+}
+
+/*
+ * snowflake_reset(layout, node): undo snowflake_advance() on (layout's
+ * bits, node).  The state forgets its own floor and goes on from the clock,
+ * above what it issued before the advance; the ids it issued since may be
+ * issued again once the clock gets there, which the WARNING says.
+ */
+PG_FUNCTION_INFO_V1(snowflake_reset);
+Datum
+snowflake_reset(PG_FUNCTION_ARGS)
+{
+	const sfl_layout *l = sf_layout_arg(fcinfo, 0);
+	int64		node = PG_GETARG_INT64(1);
+	UlidGenState *st;
+	uint32		inc;
+	int64		own_floor = 0;
+
+	ulid_require_superuser("reset snowflake_next()");
+	check_node(l, node, false);
+	st = get_state(l, node, &inc, false);
+	if (!ulid_state_reset(st, inc, &own_floor))
+	{
+		ereport(NOTICE,
+				(errmsg("snowflake_next() for layout %s, node " INT64_FORMAT ", is not advanced; nothing was reset",
+						sf_layout_name(l), node),
+				 errdetail("Only a state that snowflake_advance() moved ahead of the clock has its own floor to drop.")));
+		PG_RETURN_VOID();
+	}
+	ereport(WARNING,
+			(errmsg("snowflake_next() for layout %s, node " INT64_FORMAT ", no longer stays above the ids issued since its advance",
+					sf_layout_name(l), node),
+			 errdetail("It goes on from the clock again. Its ids until %s may be issued again once the clock reaches them, and ids stored from that time on may collide.",
+					   ulid_iso_or_ms(own_floor)),
+			 errhint("If ids from after the advance are stored, advance again to the largest of them instead.")));
 	PG_RETURN_VOID();
 }
 
@@ -559,7 +658,7 @@ describe(const UlidGenState *copy, UlidStateRow *row)
 	}
 	row->has_node = true;
 	row->node = key.node;
-	if (!copy->word[W_VALID])
+	if (!copy->valid)
 		return;
 	row->has_last = true;
 	row->last_tick = (int64) copy->word[W_TICK];

@@ -63,6 +63,8 @@ extern bool ulid_decode_text(const char *str, size_t len, pg_ulid_t *out,
 extern int64 ulid_timestamptz_to_unix_ms(TimestampTz ts);
 extern int64 ulid_timestamptz_floor_unix_ms(TimestampTz ts);
 extern TimestampTz ulid_unix_ms_to_timestamptz(int64 ms);
+/* "2026-01-01T00:00:00.000Z" (UTC), or "N Unix ms" outside years 0-9999 */
+extern char *ulid_iso_or_ms(int64 ms);
 
 /* clock.c: the generators' wall clock, in Unix milliseconds */
 extern void ulid_clock_init(void);

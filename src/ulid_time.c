@@ -13,6 +13,8 @@
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
+#include "layout.h"
+
 /*
  * Unix milliseconds of ts (floored to the millisecond).  Infinite times and
  * times outside 1970-01-01Z .. 10889-08-02T05:31:50.655Z are 22008.
@@ -56,4 +58,16 @@ ulid_timestamptz_floor_unix_ms(TimestampTz ts)
 	if (ts % 1000 < 0)
 		ms--;					/* floor, not truncation, before 2000 */
 	return ms + ULID_UNIX_TO_PG_USECS / 1000;
+}
+
+/* "2026-01-01T00:00:00.000Z", or "N Unix ms" outside years 0000-9999. */
+char *
+ulid_iso_or_ms(int64 ms)
+{
+	char		buf[32];
+
+	if (ms < 0 || ms > SFL_EPOCH_MAX_MS)
+		return psprintf(INT64_FORMAT " Unix ms", ms);
+	sfl_format_iso(ms, buf);
+	return pstrdup(buf);
 }

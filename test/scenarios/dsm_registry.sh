@@ -3,6 +3,8 @@
 # lives in a DSM-registry segment, created by the first backend that needs
 # it.  The shared-state scenarios run again on servers that do not preload
 # ulid (monotonic: sessions at once, the clock behind, the end of the range;
+# floor_damage: a damaged floor file fails closed, per-state floors;
+# state_capacity: quotas and reclaiming with the 32,768 states of the segment;
 # restart: clean, immediate and kill -9 restarts with the clock set back),
 # after a few checks of the path itself.  Their lines are prefixed with
 # "no preload:".  On 15 and 16 there is no DSM registry: no_preload.sh checks
@@ -59,7 +61,7 @@ pg_stop $S
 
 # the shared-state scenarios, on servers that do not preload ulid; each in
 # its own directory (they name their servers alike)
-for s in monotonic restart; do
+for s in monotonic restart floor_damage state_capacity; do
 	sub=$ULID_WORK/no-preload-$s
 	mkdir -p "$sub/sock" "$sub/log"
 	chown postgres: "$sub/sock" "$sub/log" 2>/dev/null || true

@@ -117,6 +117,7 @@ schema_checks() {
 	if ! result=$(sql lc 2>&1 <<'SQL'
 BEGIN;
 SET LOCAL track_functions = 'all';
+SET LOCAL client_min_messages = error;
 SELECT name, ok FROM (VALUES
     ('gen_ulid() is now', ext.ulid_time(ext.gen_ulid()) BETWEEN now() - interval '1 minute' AND clock_timestamp()),
     ('gen_ulid() increases', ext.ulid_cmp(ext.gen_ulid(), ext.gen_ulid()) < 0),
@@ -124,8 +125,12 @@ SELECT name, ok FROM (VALUES
     ('gen_ulid(at)', ext.ulid_time(ext.gen_ulid('2024-04-05 19:34:38.901Z')) = '2024-04-05 19:34:38.901Z'),
     ('gen_monotonic_ulid() increases', ext.ulid_cmp(ext.gen_monotonic_ulid(), ext.gen_monotonic_ulid()) < 0),
     ('ulid_monotonic_advance', (SELECT ext.gen_monotonic_ulid() OPERATOR(ext.>) a
-                                FROM (SELECT ext.ulid_upper(now() + interval '1 second') AS a) v,
+                                FROM (SELECT ext.ulid_upper(now() + interval '1 hour') AS a) v,
                                      LATERAL ext.ulid_monotonic_advance(a))),
+    ('ulid_monotonic_reset', (SELECT ext.gen_monotonic_ulid() OPERATOR(ext.<) ext.ulid_upper(now() + interval '1 hour')
+                              FROM ext.ulid_monotonic_reset() r)),
+    ('ulid_floor_repair', (SELECT ext.gen_monotonic_ulid() OPERATOR(ext.>) ext.ulid_upper(now())
+                           FROM ext.ulid_floor_repair(now()) r)),
     ('ulid_generator_state', (SELECT issued > 0 FROM ext.ulid_generator_state WHERE kind = 'ulid')),
     ('ulid_time', ext.ulid_time('01HTQW311N1KR5G0Y75M3EF00H') = '2024-04-05 19:34:38.901Z'),
     ('ulid_unix_ms', ext.ulid_unix_ms('01HTQW311N1KR5G0Y75M3EF00H') = 1712345678901),
@@ -163,6 +168,7 @@ SELECT name, ok FROM (VALUES
     ('snowflake_advance', (SELECT ext.snowflake_next('twitter', 5) > a
                            FROM (SELECT ext.snowflake_pack('twitter', clock_timestamp(), 5, 4000) AS a) v,
                                 LATERAL ext.snowflake_advance('twitter', 5, a))),
+    ('snowflake_reset', (SELECT ext.snowflake_next('twitter', 5) > 0 FROM ext.snowflake_reset('twitter', 5) r)),
     ('scru64_text', ext.scru64_text(110009624767914842) = '0u375nxqh5cq'),
     ('scru64_from_text', ext.scru64_from_text('0U375NXQH5CQ') = 110009624767914842),
     ('radix_encode and decode', ext.radix_encode(255, 16, 4) = '00ff' AND ext.radix_decode('00FF', 16) = 255

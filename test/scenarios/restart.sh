@@ -89,18 +89,6 @@ pg_stop $S immediate && pg_start $S
 check "advance: holds after an immediate stop" t \
 	"$(psqlx $S -c "SELECT gen_monotonic_ulid() > '$target'")"
 
-# an unreadable floor file: a WARNING when the floor is read (at start; where
-# ulid is not preloaded, when the first backend needs the state), and the
-# generator goes on
-echo "garbage" >"$floor_file"
-pg_stop $S fast && pg_start $S
-[ -n "${ULID_PRELOAD-ulid}" ] || psqlx $S -c "SELECT gen_monotonic_ulid()" >/dev/null
-if grep -q "invalid contents in file \"ulid_floor\"" "$ULID_WORK/log/$S.log"; then
-	ok "corrupt floor file: reported when read"
-else
-	not_ok "corrupt floor file: reported when read"
-fi
-check "corrupt floor file: the generator still works and rewrites it" "ulid floor 1" \
-	"$(psqlx $S -c "SELECT gen_monotonic_ulid()" >/dev/null && head -1 "$floor_file")"
+# a damaged floor file fails closed: floor_damage.sh
 
 pg_stop $S

@@ -1,0 +1,211 @@
+#!/usr/bin/env bash
+# A damaged restart floor fails closed, and per-state floors keep an advance
+# to itself.
+#  - a new cluster's missing file is logged;
+#  - garbage, a truncated file, an empty one, a directory in its place and an
+#    unknown format version: every generator refuses with 55000 naming the
+#    file, what is wrong and ulid_floor_repair(), the file is left alone, and
+#    nothing is issued until a superuser repairs it; then ids lie above the
+#    repair time and above everything issued before;
+#  - a version 1 file (earlier builds) is read;
+#  - an error writing the file names it as the restart floor, with its path;
+#  - snowflake_advance() to 2079 and ulid_monotonic_advance() to the last
+#    ULID, across restarts: only the advanced state moves; the resets undo
+#    them, and the undo survives the next restart.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../lib.sh
+source "$here/../lib.sh"
+harness_attach
+
+S=floor_damage
+if ! pg_new $S || ! pg_start $S; then
+	not_ok "floor damage: server starts"
+	exit 1
+fi
+psqlx $S -c "CREATE EXTENSION ulid"
+psqlx $S -c "CREATE ROLE plain LOGIN"
+data=$(pg_data $S)
+floor_file=$data/ulid_floor
+log=$ULID_WORK/log/$S.log
+preloaded=${ULID_PRELOAD-ulid}
+
+# touch: where ulid is not preloaded the floor is read by the first backend
+# that needs the state
+touch_state() { [ -n "$preloaded" ] || psqlx $S -c "SELECT gen_monotonic_ulid()" >/dev/null 2>&1 || true; }
+
+touch_state
+if grep -q "ulid restart floor file \"$floor_file\" does not exist" "$log"; then
+	ok "floor damage: a new cluster's missing file is logged"
+else
+	not_ok "floor damage: a new cluster's missing file is logged"
+fi
+
+# error_fields SQL: SQLSTATE | message | detail | hint
+error_fields() {
+	psqlx $S -c "DO \$\$ DECLARE st text; msg text; det text; hnt text; BEGIN PERFORM ($1); RAISE NOTICE 'ok';
+		EXCEPTION WHEN OTHERS THEN GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL, hnt = PG_EXCEPTION_HINT;
+		RAISE NOTICE '%|%|%|%', st, msg, det, hnt; END \$\$" 2>&1 | sed -n 's/^.*NOTICE: *//p'
+}
+
+mint() {
+	psqlx $S -c "SELECT max(u) FROM (SELECT gen_monotonic_ulid() AS u FROM generate_series(1, 1000)) s"
+}
+mint_sf() {
+	psqlx $S -c "SELECT max(snowflake_next('twitter', 1)) FROM generate_series(1, 1000)"
+}
+
+max_u=$(mint)
+max_sf=$(mint_sf)
+
+# damaged_round NAME PROBLEM: damage_NAME damages the file; PROBLEM is the errdetail's
+damaged_round() {
+	local name=$1 problem=$2 fields before_bytes
+	pg_stop $S fast
+	"damage_$name"
+	pg_start $S
+	touch_state
+	fields=$(error_fields "gen_monotonic_ulid()")
+	case $fields in
+	"55000|ulid generators are stopped: the restart floor file \"$floor_file\" is damaged|At server start $problem."*"|"*"ulid_floor_repair("*) ok "$name: gen_monotonic_ulid() refuses with 55000, the file, the problem and the repair" ;;
+	*) not_ok "$name: gen_monotonic_ulid() refuses with 55000, the file, the problem and the repair (got: $fields)" ;;
+	esac
+	fields=$(error_fields "snowflake_next('twitter', 1)")
+	case $fields in
+	"55000|ulid generators are stopped"*) ok "$name: snowflake_next() refuses with 55000" ;;
+	*) not_ok "$name: snowflake_next() refuses with 55000 (got: $fields)" ;;
+	esac
+	fields=$(error_fields "snowflake_next('discord', 9)")
+	case $fields in
+	"55000|ulid generators are stopped"*) ok "$name: a new Snowflake state refuses too" ;;
+	*) not_ok "$name: a new Snowflake state refuses too (got: $fields)" ;;
+	esac
+	if grep -q "ulid restart floor file \"$floor_file\" is damaged: $problem" "$log"; then
+		ok "$name: the damage is logged at start"
+	else
+		not_ok "$name: the damage is logged at start"
+	fi
+	before_bytes=$(ls -ld "$floor_file" | awk '{print $5}')
+	check "$name: the damaged file is left as it was" "$before_bytes" "$(ls -ld "$floor_file" | awk '{print $5}')"
+	case $(psqlx $S -U plain -c "SELECT ulid_floor_repair(now())" 2>&1) in
+	*"permission denied for function ulid_floor_repair"*) ok "$name: a plain role cannot repair it" ;;
+	*) not_ok "$name: a plain role cannot repair it" ;;
+	esac
+}
+
+repair() {
+	psqlx $S -c "SELECT ulid_floor_repair(ulid_time('$max_u') + interval '1 s')" 2>&1
+}
+repaired_checks() {
+	local name=$1 u sf
+	u=$(psqlx $S -c "SELECT gen_monotonic_ulid()")
+	sf=$(psqlx $S -c "SELECT snowflake_next('twitter', 1)")
+	check "$name: after the repair ids lie above the repair time and every id before" t \
+		"$(psqlx $S -c "SELECT '$u'::ulid > '$max_u'::ulid AND ulid_time('$u') > ulid_time('$max_u') + interval '1 s'
+			AND $sf > $max_sf")"
+	check "$name: the file is rewritten in format version 2" "ulid floor 2" "$(head -1 "$floor_file")"
+	max_u=$(mint)
+	max_sf=$(mint_sf)
+}
+
+damage_garbage() { echo "garbage" >"$floor_file"; }
+damage_truncated() { printf 'ulid floor 2\n17' >"$floor_file"; }
+damage_empty() { : >"$floor_file"; }
+damage_version() { printf 'ulid floor 9\n1712345678901\n' >"$floor_file"; }
+damage_directory() { rm -f "$floor_file" && mkdir "$floor_file" && chown postgres: "$floor_file"; }
+
+damaged_round garbage "its first line is not \"ulid floor N\" (line 1)"
+check "garbage: the file still holds the garbage" garbage "$(cat "$floor_file")"
+out=$(repair)
+case $out in
+*"rewritten: every generator issues above"*) ok "garbage: ulid_floor_repair() says what it did" ;;
+*) not_ok "garbage: ulid_floor_repair() says what it did (got: $out)" ;;
+esac
+repaired_checks garbage
+
+damaged_round truncated "it ends in the middle of a line (truncated) (line 2)"
+repair >/dev/null
+repaired_checks truncated
+
+damaged_round empty "it is empty"
+repair >/dev/null
+repaired_checks empty
+
+damaged_round version "it has format version 9, which this build does not read (it reads 1 and 2)"
+repair >/dev/null
+repaired_checks version
+
+damaged_round directory "it is a directory, not a file"
+# the repair itself cannot replace a directory: its error names the file
+out=$(repair)
+case $out in
+*"$floor_file"*"is the restart floor of gen_monotonic_ulid() and snowflake_next()"*) ok "directory: the repair's write error names the restart floor and its path" ;;
+*) not_ok "directory: the repair's write error names the restart floor and its path (got: $out)" ;;
+esac
+rmdir "$floor_file"
+repair >/dev/null
+repaired_checks directory
+
+# a version 1 file (earlier builds) is read: ids go above its floor
+pg_stop $S fast
+v1=$(($(date +%s) * 1000 + 2000))
+printf 'ulid floor 1\n%s\n' "$v1" >"$floor_file"
+pg_start $S
+check "version 1: read, ids lie at or above its floor" t \
+	"$(psqlx $S -c "SELECT ulid_unix_ms(gen_monotonic_ulid()) >= $v1")"
+check "version 1: rewritten as version 2" "ulid floor 2" "$(head -1 "$floor_file")"
+sleep 2 # until the clock passes that floor
+
+# an error writing the file: a directory where the temporary file goes
+pg_stop $S fast
+mkdir "$floor_file.tmp" && chown postgres: "$floor_file.tmp"
+pg_start $S
+fields=$(error_fields "gen_monotonic_ulid()")
+case $fields in
+*"could not create file \"ulid_floor.tmp\""*"\"$floor_file\" is the restart floor of gen_monotonic_ulid() and snowflake_next()"*) ok "write error: names the restart floor and its path" ;;
+*) not_ok "write error: names the restart floor and its path (got: $fields)" ;;
+esac
+rmdir "$floor_file.tmp"
+check "write error: once it can be written, ids are issued again" t \
+	"$(psqlx $S -c "SELECT gen_monotonic_ulid() > '$max_u'")"
+
+# per-state floors: an advance to 2079 moves only its state, across restarts
+max_u=$(mint)
+psqlx $S -c "SELECT snowflake_advance('twitter', 1, snowflake_pack('twitter', '2079-01-01Z', 1, 0))" >/dev/null
+pg_stop $S immediate && pg_start $S
+check "advance 2079: after a restart gen_monotonic_ulid() follows the clock" t \
+	"$(psqlx $S -c "SELECT abs(extract(epoch FROM ulid_time(gen_monotonic_ulid()) - clock_timestamp())) < 5")"
+check "advance 2079: another layout follows the clock" t \
+	"$(psqlx $S -c "SELECT abs(extract(epoch FROM snowflake_time(snowflake_next('discord', 1), 'discord') - clock_timestamp())) < 5")"
+check "advance 2079: the advanced state issues above its target" t \
+	"$(psqlx $S -c "SELECT snowflake_next('twitter', 1) > snowflake_pack('twitter', '2079-01-01Z', 1, 0)")"
+check "advance 2079: the view shows the state's own floor" "t|t" \
+	"$(psqlx $S -c "SELECT state_floor > '2079-01-01Z', persisted_floor < now() + interval '1 minute'
+		FROM ulid_generator_state WHERE layout = 'twitter' AND node = 1")"
+check "advance 2079: the file holds its own floor line" 1 "$(grep -c '^2 ' "$floor_file")"
+psqlx $S -c "SET client_min_messages = error" -c "SELECT snowflake_reset('twitter', 1)" >/dev/null
+check "reset: the next id follows the clock" t \
+	"$(psqlx $S -c "SELECT abs(extract(epoch FROM snowflake_time(snowflake_next('twitter', 1), 'twitter') - clock_timestamp())) < 5")"
+check "reset: the file no longer holds the floor line" 0 "$(grep -c '^2 ' "$floor_file")"
+pg_stop $S immediate && pg_start $S
+check "reset: it survives a restart" t \
+	"$(psqlx $S -c "SELECT abs(extract(epoch FROM snowflake_time(snowflake_next('twitter', 1), 'twitter') - clock_timestamp())) < 5")"
+
+# ulid_monotonic_advance() to the last ULID: after a restart only
+# gen_monotonic_ulid() stops, with an error naming the advance
+psqlx $S -c "SELECT ulid_monotonic_advance('7ZZZZZZZZZZZZZZZZZZZZZZZZY')" >/dev/null
+pg_stop $S fast && pg_start $S
+fields=$(error_fields "gen_monotonic_ulid()")
+case $fields in
+"22008|gen_monotonic_ulid() has no ULID left above its advanced state|"*"ulid_monotonic_reset()"*) ok "monotonic advance: after a restart the error names the advance and the reset" ;;
+*) not_ok "monotonic advance: after a restart the error names the advance and the reset (got: $fields)" ;;
+esac
+check "monotonic advance: Snowflake ids follow the clock" t \
+	"$(psqlx $S -c "SELECT abs(extract(epoch FROM snowflake_time(snowflake_next('discord', 2), 'discord') - clock_timestamp())) < 5")"
+psqlx $S -c "SET client_min_messages = error" -c "SELECT ulid_monotonic_reset()" >/dev/null
+check "monotonic reset: ids above those before the advance, on the clock" t \
+	"$(psqlx $S -c "SELECT u > '$max_u' AND abs(extract(epoch FROM ulid_time(u) - clock_timestamp())) < 5 FROM (SELECT gen_monotonic_ulid() AS u) s")"
+pg_stop $S fast && pg_start $S
+check "monotonic reset: it survives a restart" t \
+	"$(psqlx $S -c "SELECT abs(extract(epoch FROM ulid_time(gen_monotonic_ulid()) - clock_timestamp())) < 5")"
+pg_stop $S
