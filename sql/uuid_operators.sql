@@ -213,6 +213,23 @@ SELECT count(*) AS in_uuid_subquery FROM xt WHERE id IN (SELECT u FROM xt WHERE 
 SELECT n FROM xt WHERE id = ANY (ARRAY['018bcfe5-682a-0000-0000-00000000002a', '018bcfe5-682b-0000-0000-00000000002b']::uuid[])
 ORDER BY n;
 
+-- uuid's own plans are unchanged by (uuid, uuid) being in ulid's families
+-- too: ORDER BY and a merge join of uuid columns still use a uuid index
+-- (the planner takes uuid's own family first)
+CREATE INDEX xt_u ON xt (u);
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+EXPLAIN (COSTS OFF) SELECT u FROM xt ORDER BY u LIMIT 3;
+SET enable_hashjoin = off;
+SET enable_nestloop = off;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM xt a JOIN xt b ON a.u = b.u;
+SELECT count(*) AS uuid_merge_join FROM xt a JOIN xt b ON a.u = b.u;
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+RESET enable_hashjoin;
+RESET enable_nestloop;
+DROP INDEX xt_u;
+
 -- (hash partition pruning with a uuid comparand: opclasses.sql)
 
 DROP FUNCTION operators_of(text);
