@@ -126,6 +126,8 @@ async function main() {
 	checkEqual('a uuid parameter cast explicitly ($1::uuid::ulid)', KNOWN, r.rows[0].id);
 	r = await client.query('SELECT $1::ulid::uuid AS u', [KNOWN]);
 	checkEqual('a ulid read as uuid ($1::ulid::uuid)', KNOWN_UUID, r.rows[0].u);
+	r = await client.query('SELECT n FROM items WHERE id = $1::uuid', [KNOWN_UUID]);
+	checkEqual('WHERE id = $1::uuid compares a uuid parameter with the ulid column (ulid = uuid)', 1, r.rows.length === 1 ? r.rows[0].n : null);
 	let e = await errorOf(client, 'INSERT INTO items (id) VALUES ($1::uuid)', [KNOWN_UUID]);
 	checkEqual('a uuid is not assigned to a ulid column without the cast (42804)', '42804', e && e.code);
 
@@ -140,7 +142,11 @@ async function main() {
 	r = await client.query('SELECT $1::ulid::text AS t', [Buffer.from(KNOWN_HEX, 'hex')]);
 	checkEqual('a 16-byte Buffer parameter (binary format) is the ULID', KNOWN, r.rows[0].t);
 	e = await errorOf(client, 'SELECT $1::ulid::text', [Buffer.from(KNOWN_HEX.slice(2), 'hex')]);
-	checkEqual('a 15-byte binary parameter is refused as a protocol violation (08P01)', '08P01', e && e.code);
+	checkEqual('a 15-byte binary parameter is bad binary data (22P03), not a protocol violation', '22P03', e && e.code);
+	checkEqual('... naming the length it got', 'invalid binary length for type ulid: 15 bytes', e && e.message);
+	e = await errorOf(client, 'SELECT $1::ulid::text', [Buffer.from(KNOWN)]);
+	check('ULID text sent as a binary parameter (26 bytes) is 22P03 with a hint to send it as text',
+		e && e.code === '22P03' && /26 bytes/.test(e.message) && /text format/.test(e.hint), e && `${e.code} ${e.message} / ${e.hint}`);
 
 	/* COPY ... TO STDOUT (FORMAT binary): the exact bytes (ulid_send) */
 	await client.query(`CREATE TABLE known (n int, id ulid);
