@@ -98,6 +98,10 @@ SHAPES = [
 SHAPE_RE = re.compile("|".join("(%s)" % s for s, _ in SHAPES))
 
 
+class ParseError(Exception):
+    pass
+
+
 class Stmt:
     def __init__(self, line):
         self.line = line          # line in README.md where it starts
@@ -158,15 +162,15 @@ def parse_readme(path):
                     elif m.startswith("setup"):
                         b.setup.append(m[5:].strip())
                     else:
-                        raise SystemExit("README.md:%d: unknown readme-check marker: %s" % (i + 1, m))
+                        raise ParseError("line %d: unknown readme-check marker: %s" % (i + 1, m))
                 blocks.append(b)
             elif pending:
-                raise SystemExit("README.md:%d: readme-check marker before a block that is not SQL" % (i + 1))
+                raise ParseError("line %d: readme-check marker before a block that is not SQL" % (i + 1))
             pending = []
             i = j
         elif line.strip():
             if pending and not line.lstrip().startswith("<!--"):
-                raise SystemExit("README.md:%d: readme-check marker not right before a block" % (i + 1))
+                raise ParseError("line %d: readme-check marker not right before a block" % (i + 1))
         i += 1
     return blocks
 
@@ -195,8 +199,8 @@ def parse_sql_block(b):
             continue
         if stripped.startswith("--"):
             if cur and cur.closed and not gap:
-                cur.after.append(stripped[2:].strip() if stripped != "--" else "")
-            gap = gap if not (cur and cur.closed) else gap
+                a = stripped[2:].rstrip()
+                cur.after.append(a[1:] if a.startswith(" ") else a)
             continue
         code, comment, ends = split_code(raw)
         if cur is None or cur.closed:
@@ -212,7 +216,7 @@ def parse_sql_block(b):
         # "-- ... text" is commentary and ends the output
         out = []
         for a in s.after:
-            if a.startswith("...") and a != "...":
+            if a.strip().startswith("...") and a.strip() != "...":
                 break
             out.append(a)
         s.after = out
@@ -353,7 +357,7 @@ class Runner:
             if line.startswith(marker):
                 key = line[len(marker) + 1:]
                 continue
-            line = re.sub(r"^psql:[^:]*:\d+: ", "", line)
+            line = re.sub(r"^psql:[^:]*:\d+: ", "", line).rstrip()
             if key is None:
                 setup_out.append(line)
             elif key not in ("setup", "end"):
@@ -377,11 +381,18 @@ def main():
                     default=os.path.join(os.path.dirname(__file__), "..", "..", "README.md"))
     args = ap.parse_args()
     start = time.time()
-    blocks = parse_readme(args.readme)
+    name = os.path.basename(args.readme)
+    prefix = re.sub(r"\W", "_", os.path.splitext(name)[0]).lower()
+    try:
+        blocks = parse_readme(args.readme)
+    except ParseError as e:
+        print("not ok - readme: %s: %s" % (os.path.basename(args.readme), e))
+        return 1
     r = Runner(args)
     version = args.server_version or int(r.admin("SHOW server_version_num")) // 10000
-    r.admin("CREATE DATABASE readme_template")
-    subprocess.run(r.base + ["-d", "readme_template", "-qc", "CREATE EXTENSION ulid"], check=True)
+    template = prefix + "_template"
+    r.admin("CREATE DATABASE %s" % template)
+    subprocess.run(r.base + ["-d", template, "-qc", "CREATE EXTENSION ulid"], check=True)
 
     sections_bare = set()
     for b in blocks:
@@ -391,7 +402,7 @@ def main():
     passed = failed = skipped = 0
     made = set()
     for b in blocks:
-        where = "README.md:%d" % b.line
+        where = "%s:%d" % (name, b.line)
         if b.skip:
             skipped += 1
             print("# skip - readme: block at %s: %s" % (where, b.skip))
@@ -400,9 +411,9 @@ def main():
             skipped += 1
             print("# skip - readme: block at %s: needs PostgreSQL %d (server is %d)" % (where, b.needs, version))
             continue
-        db = "readme_s%d" % b.section
+        db = "%s_s%d" % (prefix, b.section)
         if db not in made:
-            tmpl = "template0" if b.section in sections_bare else "readme_template"
+            tmpl = "template0" if b.section in sections_bare else template
             r.admin("CREATE DATABASE %s TEMPLATE %s" % (db, tmpl))
             made.add(db)
         stmts = parse_transcript(b) if b.kind == "transcript" else parse_sql_block(b)
@@ -431,7 +442,7 @@ def main():
             if not ok_:
                 if fmt == "error" and errored:
                     actual = [a for a in actual if ERROR_LINE.match(a)]
-                diff = difflib.unified_diff(doc, actual, "README.md:%d" % s.line, "server", lineterm="", n=2)
+                diff = difflib.unified_diff(doc, actual, "%s:%d" % (name, s.line), "server", lineterm="", n=2)
                 problems.append("line %d: %s\noutput differs%s:\n  %s"
                                 % (s.line, s.text(), " (compared by shape)" if by_shape else "",
                                    "\n  ".join(list(diff)[2:])))
@@ -445,8 +456,8 @@ def main():
         else:
             passed += 1
             print("ok - " + desc)
-    print("# readme: %d blocks checked (%d passed, %d failed), %d skipped, in %.1f s"
-          % (passed + failed, passed, failed, skipped, time.time() - start))
+    print("# readme: %s: %d blocks checked (%d passed, %d failed), %d skipped, in %.1f s"
+          % (name, passed + failed, passed, failed, skipped, time.time() - start))
     return 1 if failed else 0
 
 
