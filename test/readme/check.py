@@ -11,7 +11,7 @@ Prints one "ok" / "not ok" line per checked block (a failure shows the
 block's line in README.md and a diff), one "# skip" line per skipped block
 with its reason, and a summary.
 
-Convention (README.md, "Checked examples" in test/readme/README.md):
+Convention (summed up for contributors in README.md, "Try it and test it"):
 
 Blocks
   * Every ```sql block is run.  A plain ``` block whose first line starts
@@ -80,6 +80,11 @@ VOLATILE = re.compile(
 # FROM/JOIN a relation (not a function call, not a sub-select)
 READS_TABLE = re.compile(r"\b(FROM|JOIN)\s+(?!\()(?![\w.]+\s*\()[A-Za-z_][\w.]*", re.I)
 RETURNS_ROWS = re.compile(r"^\s*(SELECT|VALUES|TABLE|WITH|SHOW|EXPLAIN|EXECUTE|FETCH)\b|\bRETURNING\b", re.I)
+PREPARABLE = re.compile(r"^\s*(SELECT|VALUES|TABLE|WITH|INSERT|UPDATE|DELETE|MERGE)\b", re.I)
+SQL_INFO = ("sql", "pgsql", "postgresql", "postgres", "plpgsql")
+FENCE = re.compile(r"^( {0,3})(```+)(.*)$")
+PROMPT = re.compile(r"^\w*([=-])[#>] ")
+DOLLAR = re.compile(r"\$(?:[A-Za-z_]\w*)?\$")
 MARKER = re.compile(r"<!--\s*readme-check:\s*(.*?)\s*-->", re.S)
 TABLE_RULE = re.compile(r"^\s*-+(\+-+)*\s*$")
 ERROR_LINE = re.compile(r"^(ERROR|DETAIL|HINT):")
@@ -126,7 +131,7 @@ def parse_readme(path):
     """The README's checkable blocks, with their markers and sections."""
     text = open(path, encoding="utf-8").read()
     lines = text.split("\n")
-    blocks, pending, section, i = [], [], 0, 0
+    blocks, pending, section, i, others = [], [], 0, 0, {}
     while i < len(lines):
         line = lines[i]
         if re.match(r"^#{1,3} ", line):
@@ -141,17 +146,20 @@ def parse_readme(path):
             for m in MARKER.finditer(chunk):
                 pending.append(m.group(1))
             i = j
-        elif line.startswith("```"):
-            info = line[3:].strip()
+        elif FENCE.match(line):
+            indent, ticks, info = FENCE.match(line).groups()
+            info = info.strip().split()[0].lower() if info.strip() else ""
             j = i + 1
-            while j < len(lines) and not lines[j].startswith("```"):
+            while j < len(lines) and not re.match(r"^ {0,3}%s`*\s*$" % ticks, lines[j]):
                 j += 1
-            body = lines[i + 1:j]
+            body = [l[len(indent):] if l.startswith(indent) else l.lstrip() for l in lines[i + 1:j]]
             kind = None
-            if info == "sql":
+            if info in SQL_INFO:
                 kind = "sql"
-            elif info == "" and body and body[0].startswith("=# "):
+            elif info in ("", "psql") and body and PROMPT.match(body[0]):
                 kind = "transcript"
+            else:
+                others[info or "plain"] = others.get(info or "plain", 0) + 1
             if kind:
                 b = Block(i + 1, kind, section, body)
                 for m in pending:
@@ -172,37 +180,71 @@ def parse_readme(path):
             if pending and not line.lstrip().startswith("<!--"):
                 raise ParseError("line %d: readme-check marker not right before a block" % (i + 1))
         i += 1
-    return blocks
+    return blocks, others
 
 
-def split_code(line):
-    """(code, trailing comment or None, ends a statement) of one SQL line."""
-    q = None
-    for k, c in enumerate(line):
+def split_code(line, q=None):
+    """(code, trailing comment or None, ends a statement, quote state) of one
+    SQL line; q is the quote ("'", '"' or a $tag$) open at its start."""
+    k = 0
+    while k < len(line):
+        c = line[k]
         if q:
-            if c == q:
+            if line.startswith(q, k):
+                k += len(q)
                 q = None
+                continue
         elif c in "'\"":
             q = c
+        elif c == "$" and DOLLAR.match(line, k):
+            q = DOLLAR.match(line, k).group(0)
+            k += len(q)
+            continue
         elif line.startswith("--", k):
-            return line[:k].rstrip(), line[k + 2:].strip(), line[:k].rstrip().endswith(";")
-    return line.rstrip(), None, line.rstrip().endswith(";") and q is None
+            code = line[:k].rstrip()
+            return code, line[k + 2:].strip(), code.endswith(";"), None
+        k += 1
+    code = line.rstrip()
+    return code, None, code.endswith(";") and q is None, q
+
+
+def parameters(sql):
+    """Does the statement use $1, $2 ... (outside quotes)?"""
+    q, bare = None, []
+    for l in sql.split("\n"):
+        code, _, _, q2 = split_code(l, q)
+        if q is None and q2 is None:
+            bare.append(re.sub(r"'[^']*'|\$(\w*)\$.*?\$\1\$", "", code))
+        q = q2
+    return re.search(r"\$\d", "\n".join(bare)) is not None
 
 
 def parse_sql_block(b):
-    stmts, cur, gap = [], None, False
+    stmts, cur, gap, q = [], None, False, None
     for n, raw in enumerate(b.lines):
         lineno = b.line + 1 + n
         stripped = raw.strip()
+        if q is not None:          # inside a string or $$ body
+            code, comment, ends, q = split_code(raw, q)
+            cur.sql.append(code)
+            cur.closed = ends
+            continue
         if not stripped:
             gap = True
+            continue
+        if stripped.startswith("\\") and (cur is None or cur.closed):
+            cur = Stmt(lineno)     # a psql meta-command: one line
+            cur.sql.append(stripped)
+            cur.closed = True
+            stmts.append(cur)
+            gap = False
             continue
         if stripped.startswith("--"):
             if cur and cur.closed and not gap:
                 a = stripped[2:].rstrip()
                 cur.after.append(a[1:] if a.startswith(" ") else a)
             continue
-        code, comment, ends = split_code(raw)
+        code, comment, ends, q = split_code(raw)
         if cur is None or cur.closed:
             cur = Stmt(lineno)
             stmts.append(cur)
@@ -225,15 +267,17 @@ def parse_sql_block(b):
 
 def parse_transcript(b):
     stmts, cur = [], None
+    q = None
     for n, raw in enumerate(b.lines):
-        if raw.startswith("=# "):
-            code, comment, ends = split_code(raw[3:])
+        m = PROMPT.match(raw)
+        if m and m.group(1) == "=":
+            code, comment, ends, q = split_code(raw[m.end():])
             cur = Stmt(b.line + 1 + n)
             cur.sql.append(code)
             cur.closed = ends
             stmts.append(cur)
-        elif raw.startswith("-# ") and cur is not None and not cur.closed:
-            code, comment, ends = split_code(raw[3:])
+        elif m and cur is not None and not cur.closed:
+            code, comment, ends, q = split_code(raw[m.end():], q)
             cur.sql.append(code)
             cur.closed = ends
         elif cur is not None:
@@ -341,19 +385,26 @@ class Runner:
                 script += ["\\pset format unaligned", "\\pset tuples_only on", "\\pset null NULL",
                            "\\x off"]
             sql = s.text()
-            if "$1" in sql:
+            if parameters(sql) and PREPARABLE.match(sql):
                 sql = "PREPARE readme_check_%d AS %s" % (k, sql)
             script += ["\\echo %s %d" % (marker, k), sql]
         script.append("\\echo %s end" % marker)
-        # one stream, in order: stderr joins stdout
-        p = subprocess.run(self.base + ["-d", db, "-v", "ON_ERROR_STOP=0", "-f", "-"],
-                           input="\n".join(script) + "\n", stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True, timeout=120,
-                           env=dict(os.environ, PGOPTIONS="-c client_min_messages=warning"))
+        # one stream, in order: stderr joins stdout (psql flushes stdout
+        # before it writes a message to stderr)
+        try:
+            p = subprocess.run(self.base + ["-d", db, "-v", "ON_ERROR_STOP=0", "-f", "-"],
+                               input="\n".join(script) + "\n", stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, timeout=120,
+                               env=dict(os.environ, PGOPTIONS="-c client_min_messages=warning "
+                                        "-c statement_timeout=30s"))
+            stdout = p.stdout
+        except subprocess.TimeoutExpired as e:
+            stdout = (e.stdout or b"").decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+            stdout += "\nERROR:  readme check: the block did not finish in 120 s"
         out = {}
         key = None
         setup_out = []
-        for line in p.stdout.split("\n"):
+        for line in stdout.split("\n"):
             if line.startswith(marker):
                 key = line[len(marker) + 1:]
                 continue
@@ -368,7 +419,7 @@ class Runner:
                 lines.pop()
             out[k] = lines
         setup_err = [l for l in setup_out if ERROR_LINE.match(l)]
-        return out, setup_err, p.returncode
+        return out, setup_err
 
 
 def main():
@@ -384,7 +435,7 @@ def main():
     name = os.path.basename(args.readme)
     prefix = re.sub(r"\W", "_", os.path.splitext(name)[0]).lower()
     try:
-        blocks = parse_readme(args.readme)
+        blocks, others = parse_readme(args.readme)
     except ParseError as e:
         print("not ok - readme: %s: %s" % (os.path.basename(args.readme), e))
         return 1
@@ -417,7 +468,7 @@ def main():
             r.admin("CREATE DATABASE %s TEMPLATE %s" % (db, tmpl))
             made.add(db)
         stmts = parse_transcript(b) if b.kind == "transcript" else parse_sql_block(b)
-        out, setup_err, rc = r.run_block(db, b, stmts)
+        out, setup_err = r.run_block(db, b, stmts)
         problems = []
         if setup_err:
             problems.append("setup of the block failed:\n  " + "\n  ".join(setup_err))
@@ -456,6 +507,8 @@ def main():
         else:
             passed += 1
             print("ok - " + desc)
+    print("# readme: %s: not SQL, not run: %s" % (name, ", ".join(
+        "%d %s" % (n, k) for k, n in sorted(others.items())) or "none"))
     print("# readme: %s: %d blocks checked (%d passed, %d failed), %d skipped, in %.1f s"
           % (name, passed + failed, passed, failed, skipped, time.time() - start))
     return 1 if failed else 0
