@@ -82,7 +82,7 @@ READS_TABLE = re.compile(r"\b(FROM|JOIN)\s+(?!\()(?![\w.]+\s*\()[A-Za-z_][\w.]*"
 RETURNS_ROWS = re.compile(r"^\s*(SELECT|VALUES|TABLE|WITH|SHOW|EXPLAIN|EXECUTE|FETCH)\b|\bRETURNING\b", re.I)
 PREPARABLE = re.compile(r"^\s*(SELECT|VALUES|TABLE|WITH|INSERT|UPDATE|DELETE|MERGE)\b", re.I)
 SQL_INFO = ("sql", "pgsql", "postgresql", "postgres", "plpgsql")
-FENCE = re.compile(r"^( {0,3})(```+)(.*)$")
+FENCE = re.compile(r"^( *)(```+)(.*)$")      # also indented in list items
 PROMPT = re.compile(r"^\w*([=-])[#>] ")
 DOLLAR = re.compile(r"\$(?:[A-Za-z_]\w*)?\$")
 MARKER = re.compile(r"<!--\s*readme-check:\s*(.*?)\s*-->", re.S)
@@ -114,6 +114,7 @@ class Stmt:
         self.trailing = []        # trailing comments, in order
         self.after = []           # comment / output lines right after it
         self.closed = False
+        self.transcript = False   # from a "=# " transcript block
 
     def text(self):
         return "\n".join(self.sql).strip()
@@ -150,7 +151,7 @@ def parse_readme(path):
             indent, ticks, info = FENCE.match(line).groups()
             info = info.strip().split()[0].lower() if info.strip() else ""
             j = i + 1
-            while j < len(lines) and not re.match(r"^ {0,3}%s`*\s*$" % ticks, lines[j]):
+            while j < len(lines) and not re.match(r"^ *%s`*\s*$" % ticks, lines[j]):
                 j += 1
             body = [l[len(indent):] if l.startswith(indent) else l.lstrip() for l in lines[i + 1:j]]
             kind = None
@@ -302,7 +303,7 @@ def expected_form(s):
         return None, None
     if after:
         return "plain", after
-    if s.trailing and not getattr(s, "transcript", False):
+    if s.trailing and not s.transcript:
         return "plain", ["|".join(s.trailing)]
     return None, None
 
