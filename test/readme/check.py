@@ -14,9 +14,11 @@ with its reason, and a summary.
 Convention (summed up for contributors in README.md, "Try it and test it"):
 
 Blocks
-  * Every ```sql block is run.  A plain ``` block whose first line starts
-    with "=# " is a psql transcript and is run too.  Other blocks (```sh,
-    ```js, configuration snippets, plain text) are not SQL and are ignored.
+  * Every ```sql block (also ```pgsql, ```postgresql; also indented in a
+    list item) is run.  A plain ``` (or ```psql) block whose first line
+    starts with a psql prompt ("=# ", "postgres=# ") is a transcript and is
+    run too.  Other blocks (```sh, ```js, configuration snippets, plain
+    text) are not SQL: the summary counts them by kind.
   * <!-- readme-check: skip (reason) --> right before a block skips it; the
     reason is printed.  Use it for blocks that cannot run on one server
     (standbys, several servers, other extensions, placeholders).
@@ -36,8 +38,10 @@ Databases
     and the shared generator state carry over, as for a reader.
 
 Statements and output (in ```sql blocks)
-  * Statements end with ";".  A statement containing $1 is only prepared
-    (PREPARE), since psql has no value for it.
+  * Statements end with ";" (outside quotes and $$ bodies); a line starting
+    with a backslash is a psql meta-command.  A query with $1 is only
+    prepared (PREPARE), since psql has no value for it.  Each block runs in
+    one psql session, with statement_timeout = 30s.
   * Expected output is written as comments: a trailing "-- value" on the
     statement's line (one per line for several columns of one row), or
     comment lines right after the statement (no blank line between): one
@@ -61,7 +65,11 @@ Statements and output (in ```sql blocks)
     borders count as one).
 
 In a transcript block, "=# " starts a statement ("-# " continues it) and the
-lines up to the next "=# " are its output, in the same forms without "-- ".
+lines up to the next "=# " are its output, in the same forms without "-- ";
+comments on the prompt line are commentary.
+
+test/readme/selftest.md is the checker's own test: each of its blocks says
+whether it must pass, fail or be skipped.
 """
 
 import argparse
