@@ -10,6 +10,7 @@ pkgs=(
 	clang libclang-rt-dev        # libFuzzer and the sanitizers (any clang version)
 	valgrind gnuplot-nox        # benchmark plots
 	procps util-linux           # pgrep/ps, runuser
+	python3                     # test/readme/check.py, the README's examples
 )
 missing=()
 for p in "${pkgs[@]}"; do
