@@ -58,5 +58,6 @@ WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid')
   AND d.deptype = 'e' AND d.classid = 'pg_proc'::regclass
   AND p.prokind <> 'a' AND l.lanname NOT IN ('c', 'internal');
 
--- the extension is not trusted (shared generator state is server-wide)
+-- the extension is trusted: a database owner installs it (SPEC section 6;
+-- test/scenarios/trusted.sh); creating it as superuser stays possible
 SELECT trusted, superuser FROM pg_available_extension_versions WHERE name = 'ulid';

@@ -94,7 +94,9 @@ SELECT borrows - :borrows_before AS borrows_after_advance FROM ulid_generator_st
 -- ulid_monotonic_reset() undoes it: a WARNING names what it drops; the
 -- next id follows the clock again, above every id issued before the advance
 SELECT gen_monotonic_ulid() AS advanced_id \gset
+\set VERBOSITY terse
 SELECT ulid_monotonic_reset();
+\set VERBOSITY default
 SELECT u < :'target' AS back_on_the_clock, u > :'before_target' AS above_ids_before_the_advance,
        abs(extract(epoch FROM ulid_time(u) - clock_timestamp())) < 5 AS time_now
 FROM (SELECT gen_monotonic_ulid() AS u) s;

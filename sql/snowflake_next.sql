@@ -144,7 +144,9 @@ SELECT failures FROM ulid_generator_state WHERE layout = 'twitter' AND node = 20
 
 -- snowflake_reset() undoes the advance: a WARNING says what it drops; the
 -- state follows the clock again, above the ids it issued before the advance
+\set VERBOSITY terse
 SELECT snowflake_reset('twitter', 20);
+\set VERBOSITY default
 SELECT id < :target AS back_on_the_clock,
        abs(extract(epoch FROM snowflake_time(id, 'twitter') - clock_timestamp())) < 5 AS time_now
 FROM (SELECT snowflake_next('twitter', 20) AS id) s;
