@@ -10,12 +10,16 @@ pkgs=(
 	clang libclang-rt-dev        # libFuzzer and the sanitizers (any clang version)
 	valgrind gnuplot-nox        # benchmark plots
 	procps util-linux           # pgrep/ps, runuser
+	# the client suite (test/scenarios/client_*.sh): Python drivers and ORMs
+	# for Debian's /usr/bin/python3, pgjdbc and a JDK to compile against it
+	python3 python3-psycopg2 python3-psycopg python3-asyncpg python3-sqlalchemy python3-django
+	libpostgresql-jdbc-java default-jdk-headless
 )
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
 done
-# the node-postgres client scenario needs Node.js and npm: the machine image
+# the Node.js client scenario needs Node.js and npm: the machine image
 # has them (NodeSource's nodejs package); Debian's otherwise
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
 	missing+=(nodejs npm)
