@@ -37,6 +37,43 @@ SELECT '01HTQW311N1KR5G0Y75M3EF00H'::ulid::text AS to_text,
        '01HTQW311N1KR5G0Y75M3EF00H'::ulid::varchar AS to_varchar;
 SELECT err($$SELECT 'nope'::text::ulid$$);
 
+-- text and varchar -> ulid also on assignment: a string-typed value (JDBC
+-- setString, ORMs binding varchar) stores into a ulid column
+CREATE TABLE str_t (id ulid, n int);
+INSERT INTO str_t VALUES ('01HTQW311N1KR5G0Y75M3EF00H'::varchar, 1);
+INSERT INTO str_t VALUES ('01htqw311n1kr5g0y75m3ef00j'::text, 2);
+INSERT INTO str_t SELECT v, 3 FROM (VALUES ('01HTQW311N1KR5G0Y75M3EF00K'::varchar(26))) s(v);
+UPDATE str_t SET id = '01HTQW311N1KR5G0Y75M3EF00M'::text WHERE n = 3;
+PREPARE ins_varchar(varchar, int) AS INSERT INTO str_t VALUES ($1, $2);
+EXECUTE ins_varchar('01HTQW311N1KR5G0Y75M3EF00N', 4);
+PREPARE ins_text(text, int) AS INSERT INTO str_t VALUES ($1, $2);
+EXECUTE ins_text('01HTQW311N1KR5G0Y75M3EF00P', 5);
+DO $$
+DECLARE
+    t text := '01HTQW311N1KR5G0Y75M3EF00Q';
+    v varchar := '01HTQW311N1KR5G0Y75M3EF00R';
+    u ulid;
+BEGIN
+    INSERT INTO str_t VALUES (t, 6);
+    u := v;                             -- PL/pgSQL assignment
+    INSERT INTO str_t VALUES (u, 7);
+END
+$$;
+SELECT n, id FROM str_t ORDER BY n;
+-- an invalid string: 22P02 with the usual detail, as for a literal
+SELECT err($$EXECUTE ins_varchar('01HTQW311I1KR5G0Y75M3EF00H', 9)$$);
+SELECT err($$EXECUTE ins_text('81HTQW311N1KR5G0Y75M3EF00H', 9)$$);
+SELECT err($$INSERT INTO str_t VALUES ('nope'::varchar, 9) RETURNING id$$);
+SELECT hint($$EXECUTE ins_varchar('018eafc1-8435-0cf0-5803-c72d06e78011', 9)$$) AS uuid_text_hint;
+SELECT count(*) AS rows_after_errors FROM str_t;
+DEALLOCATE ins_varchar;
+DEALLOCATE ins_text;
+DROP TABLE str_t;
+-- assignment casts play no part in choosing functions and operators: a
+-- string argument still needs ::ulid
+SELECT err($$SELECT ulid_time('01HTQW311N1KR5G0Y75M3EF00H'::text)$$);
+SELECT err($$SELECT '01HTQW311N1KR5G0Y75M3EF00H'::ulid = '01HTQW311N1KR5G0Y75M3EF00H'::varchar$$);
+
 -- bytea: explicit, exactly 16 bytes
 SELECT '01HTQW311N1KR5G0Y75M3EF00H'::ulid::bytea AS to_bytea,
        '\x018eafc184350cf05803c72d06e78011'::bytea::ulid AS from_bytea;
@@ -48,6 +85,37 @@ SELECT err($$SELECT ''::bytea::ulid$$) AS empty;
 SELECT '01HTQW311N1KR5G0Y75M3EF00H'::ulid::timestamptz AS to_ts,
        '2024-04-05 19:34:38.901Z'::timestamptz::ulid AS from_ts;
 SELECT err($$SELECT '1969-12-31 23:59:59.999Z'::timestamptz::ulid$$);
+
+-- timestamp (without time zone): explicit both ways, the time part as UTC
+-- wall time whatever the session's TimeZone, so immutable
+SET TimeZone = 'America/New_York';
+SELECT '01HTQW311N1KR5G0Y75M3EF00H'::ulid::timestamp AS to_ts,
+       '2024-04-05 19:34:38.901'::timestamp::ulid AS from_ts,
+       '01HTQW311N1KR5G0Y75M3EF00H'::ulid::timestamp
+           = ulid_time('01HTQW311N1KR5G0Y75M3EF00H') AT TIME ZONE 'UTC' AS utc_wall_time,
+       '2024-04-05 19:34:38.9019'::timestamp::ulid = ulid_lower('2024-04-05 19:34:38.901Z') AS floored_like_ulid_lower,
+       '00000000000000000000000000'::ulid::timestamp AS min_ts,
+       '7ZZZZZZZZZZZZZZZZZZZZZZZZZ'::ulid::timestamp AS max_ts,
+       '10889-08-02 05:31:50.655'::timestamp::ulid AS last_ms;
+-- pgx_ulid's generated column: immutable, so allowed, and the same values
+-- whichever TimeZone the rows were written in
+CREATE TABLE gen_t (id ulid PRIMARY KEY, created timestamp GENERATED ALWAYS AS (id::timestamp) STORED);
+INSERT INTO gen_t VALUES ('01HTQW311N1KR5G0Y75M3EF00H');
+SET TimeZone = 'Asia/Kolkata';
+INSERT INTO gen_t VALUES ('01HTQW311P1KR5G0Y75M3EF00H');
+SET TimeZone = 'UTC';
+INSERT INTO gen_t VALUES ('01HTQW311Q1KR5G0Y75M3EF00H');
+SELECT id, created, created = ulid_time(id) AT TIME ZONE 'UTC' AS utc FROM gen_t ORDER BY id;
+CREATE INDEX gen_t_ts ON gen_t ((id::timestamp));
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT id FROM gen_t WHERE id::timestamp >= '2024-04-05 19:34:38.902';
+SELECT id FROM gen_t WHERE id::timestamp >= '2024-04-05 19:34:38.902';
+RESET enable_seqscan;
+DROP TABLE gen_t;
+-- outside the range, or infinite: 22008, as for timestamptz
+SELECT v AS input, err(format('SELECT %L::timestamp::ulid', v)) AS error
+FROM (VALUES ('1969-12-31 23:59:59.999'), ('10889-08-02 05:31:50.656'), ('infinity'), ('-infinity')) t(v);
+RESET TimeZone;
 
 -- no implicit casts in any direction
 SELECT count(*) AS implicit_casts FROM pg_cast

@@ -8,17 +8,47 @@ WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid')
   AND p.proname <> 'ulid_skipsupport'   -- exists on 18+ only
 ORDER BY p.oid::regprocedure::text;
 
--- every function, aggregate, operator, type and cast has a comment
+-- every function, aggregate, operator, type, cast, operator class and
+-- operator family has a comment
 SELECT d.classid::regclass AS catalog, pg_describe_object(d.classid, d.objid, 0) AS object
 FROM pg_depend d
 WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid') AND d.deptype = 'e'
-  AND d.classid IN ('pg_proc'::regclass, 'pg_operator'::regclass, 'pg_type'::regclass, 'pg_cast'::regclass)
+  AND d.classid IN ('pg_proc'::regclass, 'pg_operator'::regclass, 'pg_type'::regclass, 'pg_cast'::regclass,
+                    'pg_opclass'::regclass, 'pg_opfamily'::regclass)
   AND obj_description(d.objid, d.classid::regclass::text) IS NULL
   -- array types, and the row type of a view (an extension member on 17+ only),
   -- are described by their element type and by the view
   AND NOT (d.classid = 'pg_type'::regclass
            AND (SELECT typelem <> 0 OR typrelid <> 0 FROM pg_type WHERE oid = d.objid))
 ORDER BY 2;
+
+-- the comments of the operator classes and families (a check that they
+-- exist would pass on any text)
+SELECT pg_describe_object(d.classid, d.objid, 0) AS object,
+       obj_description(d.objid, d.classid::regclass::text) AS comment
+FROM pg_depend d
+WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid') AND d.deptype = 'e'
+  AND d.classid IN ('pg_opclass'::regclass, 'pg_opfamily'::regclass)
+ORDER BY 1;
+
+-- every operator class (with its family) passes its access method's
+-- validator (amvalidate reports a problem as an INFO line and returns false): the
+-- ulid btree and hash families, which also hold the cross-type operators
+-- with uuid, are complete for every pair of ulid and uuid
+SELECT pg_describe_object(d.classid, d.objid, 0) AS object, amvalidate(d.objid) AS valid
+FROM pg_depend d
+WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid') AND d.deptype = 'e'
+  AND d.classid = 'pg_opclass'::regclass
+ORDER BY 1;
+
+-- the operators of the extension and what the planner needs of them
+SELECT o.oid::regoperator AS operator, o.oprcode::regproc AS function,
+       o.oprcom::regoperator AS commutator, o.oprnegate::regoperator AS negator,
+       o.oprrest AS restrict, o.oprjoin AS join, o.oprcanhash AS hashes, o.oprcanmerge AS merges
+FROM pg_depend d JOIN pg_operator o ON o.oid = d.objid
+WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid')
+  AND d.deptype = 'e' AND d.classid = 'pg_operator'::regclass
+ORDER BY o.oid::regoperator::text;
 
 -- no function body depends on search_path: every function is C or internal
 SELECT p.oid::regprocedure AS not_c_or_internal

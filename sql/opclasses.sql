@@ -6,12 +6,14 @@ SELECT ulid_from_parts(1700000000000 + g, decode(lpad(to_hex(g), 20, '0'), 'hex'
 FROM generate_series(1, 20000) g;
 ANALYZE idx_t;
 
--- the support functions registered for each opclass
+-- the support functions registered for each opclass (for ulid itself; the
+-- families' entries for uuid are listed in uuid_operators.sql)
 SELECT am.amname, opc.opcname, opc.opcdefault, p.amprocnum, p.amproc::regproc
 FROM pg_opclass opc
 JOIN pg_am am ON am.oid = opc.opcmethod
 JOIN pg_amproc p ON p.amprocfamily = opc.opcfamily
 WHERE opc.opcintype = 'ulid'::regtype AND p.amprocnum <> 6   -- 6: skip support, 18+ only
+  AND p.amproclefttype = opc.opcintype AND p.amprocrighttype = opc.opcintype
 ORDER BY am.amname, opc.opcname, p.amprocnum;
 SELECT count(*) = CASE WHEN current_setting('server_version_num')::int >= 180000 THEN 1 ELSE 0 END
        AS skip_support_where_available

@@ -51,6 +51,36 @@ FROM (VALUES
 SELECT hint($$SELECT 'abc'::ulid$$) AS length_hint;
 SELECT hint($$SELECT '81HTQW311N1KR5G0Y75M3EF00H'::ulid$$) AS overflow_hint;
 
+-- UUID text, exactly as uuid_in reads it (32 hex digits in any case, a
+-- hyphen allowed after any group of four but the last, optional braces),
+-- is still 22P02 (the length comes first), with a hint naming the two ways
+-- in; everything else keeps the Base32 hint.  is_uuid: uuid_in's verdict.
+SELECT v AS input, length(v) AS len,
+       err(format('SELECT %L::uuid', v)) LIKE 'ok:%' AS is_uuid,
+       split_part(err(format('SELECT %L::ulid', v)), ':', 1) AS sqlstate,
+       hint(format('SELECT %L::ulid', v)) AS hint
+FROM (VALUES
+    ('018eafc1-8435-0cf0-5803-c72d06e78011'),       -- 36: the canonical form
+    ('018EAFC1-8435-0CF0-5803-C72D06E78011'),       -- upper case
+    ('018eafc184350cf05803c72d06e78011'),           -- 32: bare hex
+    ('{018eafc1-8435-0cf0-5803-c72d06e78011}'),     -- 38: braces
+    ('{018eafc184350cf05803c72d06e78011}'),         -- 34: braces, no hyphens
+    ('018e-afc1-8435-0cf0-5803-c72d-06e7-8011'),    -- 39: a hyphen after every group
+    ('018eafc1-8435-0cf0-5803-c72d06e7801x'),       -- 36, not hex
+    ('018eafc18-435-0cf0-5803-c72d06e78011'),       -- 36, a hyphen inside a group
+    ('018eafc1-8435-0cf0-5803-c72d06e7801-'),       -- 36, a trailing hyphen
+    ('{018eafc1-8435-0cf0-5803-c72d06e78011'),      -- 37, an unclosed brace
+    ('018eafc1-8435-0cf0-5803-c72d06e78011}'),      -- 37, a closing brace only
+    (' 018eafc1-8435-0cf0-5803-c72d06e78011'),      -- 37, a leading space
+    ('018eafc184350cf05803c72d06e7801'),            -- 31 hex digits
+    ('018eafc184350cf05803c72d06e780112')           -- 33 hex digits
+) t(v);
+SELECT err($$SELECT '{018eafc1-8435-0cf0-5803-c72d06e78011}'::ulid$$) AS braces_error;
+-- both ways the hint names work
+SELECT '018eafc1-8435-0cf0-5803-c72d06e78011'::uuid::ulid AS via_uuid,
+       ulid_parse('018eafc1-8435-0cf0-5803-c72d06e78011') AS via_ulid_parse,
+       ulid_parse('{018eafc184350cf05803c72d06e78011}') AS braces_via_ulid_parse;
+
 -- Soft errors (PostgreSQL 16+): pg_input_is_valid and pg_input_error_info
 DO $$
 DECLARE
@@ -66,6 +96,12 @@ BEGIN
         IF st <> '22003' THEN RAISE EXCEPTION 'overflow soft error has SQLSTATE %', st; END IF;
         EXECUTE $q$SELECT sql_error_code FROM pg_input_error_info('short', 'ulid')$q$ INTO st;
         IF st <> '22P02' THEN RAISE EXCEPTION 'length soft error has SQLSTATE %', st; END IF;
+        -- UUID text: a soft error too, with the UUID hint
+        EXECUTE $q$SELECT sql_error_code || ' ' || hint
+                   FROM pg_input_error_info('018eafc1-8435-0cf0-5803-c72d06e78011', 'ulid')$q$ INTO st;
+        IF st IS DISTINCT FROM '22P02 This is a UUID: convert it with ''018eafc1-8435-0cf0-5803-c72d06e78011''::uuid::ulid or ulid_parse(''018eafc1-8435-0cf0-5803-c72d06e78011'').' THEN
+            RAISE EXCEPTION 'UUID text soft error: %', st;
+        END IF;
     END IF;
 END
 $$;

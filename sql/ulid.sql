@@ -12,10 +12,12 @@ CREATE FUNCTION ulid_in(cstring) RETURNS ulid
     AS 'MODULE_PATHNAME', 'ulid_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION ulid_out(ulid) RETURNS cstring
     AS 'MODULE_PATHNAME', 'ulid_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
--- Binary I/O, comparison, hashing and sortsupport reuse core's uuid
--- functions: the bytes are identical, so is the behaviour.
+-- Binary output, comparison, hashing and sortsupport reuse core's uuid
+-- functions: the bytes are identical, so is the behaviour.  Binary input is
+-- our own only to check the length (22P03 naming it, where uuid_recv calls a
+-- short value a protocol violation).
 CREATE FUNCTION ulid_recv(internal) RETURNS ulid
-    AS 'uuid_recv' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'ulid_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION ulid_send(ulid) RETURNS bytea
     AS 'uuid_send' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
 
@@ -33,7 +35,7 @@ CREATE TYPE ulid (
 COMMENT ON TYPE ulid IS 'ULID: 48-bit Unix-ms time and 80 random bits, 16 bytes, Crockford Base32 text';
 COMMENT ON FUNCTION ulid_in(cstring) IS 'text input of ulid (26 Crockford Base32 characters)';
 COMMENT ON FUNCTION ulid_out(ulid) IS 'text output of ulid (26 uppercase characters)';
-COMMENT ON FUNCTION ulid_recv(internal) IS 'binary input of ulid (the raw 16 bytes)';
+COMMENT ON FUNCTION ulid_recv(internal) IS 'binary input of ulid (the raw 16 bytes; any other length is 22P03)';
 COMMENT ON FUNCTION ulid_send(ulid) IS 'binary output of ulid (the raw 16 bytes)';
 
 -----------------------------------------------------------------------------
@@ -111,6 +113,134 @@ COMMENT ON OPERATOR > (ulid, ulid) IS 'greater than';
 COMMENT ON OPERATOR >= (ulid, ulid) IS 'greater than or equal';
 
 -----------------------------------------------------------------------------
+-- Comparison with uuid
+-----------------------------------------------------------------------------
+
+-- ulid and uuid compare as their bytes (core's uuid functions again), so a
+-- uuid-typed parameter, which is what drivers send for UUID objects, finds
+-- ulid rows through their indexes: the operators below are members of the
+-- default btree and hash families of ulid.  Comparing is all they do:
+-- storing a uuid into a ulid column still needs the explicit cast.
+CREATE FUNCTION ulid_eq_uuid(ulid, uuid) RETURNS boolean
+    AS 'uuid_eq' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION ulid_ne_uuid(ulid, uuid) RETURNS boolean
+    AS 'uuid_ne' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION ulid_lt_uuid(ulid, uuid) RETURNS boolean
+    AS 'uuid_lt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION ulid_le_uuid(ulid, uuid) RETURNS boolean
+    AS 'uuid_le' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION ulid_gt_uuid(ulid, uuid) RETURNS boolean
+    AS 'uuid_gt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION ulid_ge_uuid(ulid, uuid) RETURNS boolean
+    AS 'uuid_ge' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION ulid_cmp_uuid(ulid, uuid) RETURNS integer
+    AS 'uuid_cmp' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_eq_ulid(uuid, ulid) RETURNS boolean
+    AS 'uuid_eq' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_ne_ulid(uuid, ulid) RETURNS boolean
+    AS 'uuid_ne' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_lt_ulid(uuid, ulid) RETURNS boolean
+    AS 'uuid_lt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_le_ulid(uuid, ulid) RETURNS boolean
+    AS 'uuid_le' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_gt_ulid(uuid, ulid) RETURNS boolean
+    AS 'uuid_gt' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_ge_ulid(uuid, ulid) RETURNS boolean
+    AS 'uuid_ge' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_cmp_ulid(uuid, ulid) RETURNS integer
+    AS 'uuid_cmp' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+
+COMMENT ON FUNCTION ulid_eq_uuid(ulid, uuid) IS 'equal, comparing the bytes';
+COMMENT ON FUNCTION ulid_ne_uuid(ulid, uuid) IS 'not equal, comparing the bytes';
+COMMENT ON FUNCTION ulid_lt_uuid(ulid, uuid) IS 'less than, comparing the bytes';
+COMMENT ON FUNCTION ulid_le_uuid(ulid, uuid) IS 'less than or equal, comparing the bytes';
+COMMENT ON FUNCTION ulid_gt_uuid(ulid, uuid) IS 'greater than, comparing the bytes';
+COMMENT ON FUNCTION ulid_ge_uuid(ulid, uuid) IS 'greater than or equal, comparing the bytes';
+COMMENT ON FUNCTION ulid_cmp_uuid(ulid, uuid) IS 'btree cross-type comparison with uuid: -1, 0 or 1 (byte order)';
+COMMENT ON FUNCTION uuid_eq_ulid(uuid, ulid) IS 'equal, comparing the bytes';
+COMMENT ON FUNCTION uuid_ne_ulid(uuid, ulid) IS 'not equal, comparing the bytes';
+COMMENT ON FUNCTION uuid_lt_ulid(uuid, ulid) IS 'less than, comparing the bytes';
+COMMENT ON FUNCTION uuid_le_ulid(uuid, ulid) IS 'less than or equal, comparing the bytes';
+COMMENT ON FUNCTION uuid_gt_ulid(uuid, ulid) IS 'greater than, comparing the bytes';
+COMMENT ON FUNCTION uuid_ge_ulid(uuid, ulid) IS 'greater than or equal, comparing the bytes';
+COMMENT ON FUNCTION uuid_cmp_ulid(uuid, ulid) IS 'btree cross-type comparison with ulid: -1, 0 or 1 (byte order)';
+
+CREATE OPERATOR = (
+    LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_eq_uuid,
+    COMMUTATOR = =, NEGATOR = <>,
+    RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+    LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_ne_uuid,
+    COMMUTATOR = <>, NEGATOR = =,
+    RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+    LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_lt_uuid,
+    COMMUTATOR = >, NEGATOR = >=,
+    RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+    LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_le_uuid,
+    COMMUTATOR = >=, NEGATOR = >,
+    RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+    LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_gt_uuid,
+    COMMUTATOR = <, NEGATOR = <=,
+    RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+    LEFTARG = ulid, RIGHTARG = uuid, FUNCTION = ulid_ge_uuid,
+    COMMUTATOR = <=, NEGATOR = <,
+    RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+
+CREATE OPERATOR = (
+    LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_eq_ulid,
+    COMMUTATOR = =, NEGATOR = <>,
+    RESTRICT = eqsel, JOIN = eqjoinsel, HASHES, MERGES
+);
+CREATE OPERATOR <> (
+    LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_ne_ulid,
+    COMMUTATOR = <>, NEGATOR = =,
+    RESTRICT = neqsel, JOIN = neqjoinsel
+);
+CREATE OPERATOR < (
+    LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_lt_ulid,
+    COMMUTATOR = >, NEGATOR = >=,
+    RESTRICT = scalarltsel, JOIN = scalarltjoinsel
+);
+CREATE OPERATOR <= (
+    LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_le_ulid,
+    COMMUTATOR = >=, NEGATOR = >,
+    RESTRICT = scalarlesel, JOIN = scalarlejoinsel
+);
+CREATE OPERATOR > (
+    LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_gt_ulid,
+    COMMUTATOR = <, NEGATOR = <=,
+    RESTRICT = scalargtsel, JOIN = scalargtjoinsel
+);
+CREATE OPERATOR >= (
+    LEFTARG = uuid, RIGHTARG = ulid, FUNCTION = uuid_ge_ulid,
+    COMMUTATOR = <=, NEGATOR = <,
+    RESTRICT = scalargesel, JOIN = scalargejoinsel
+);
+
+COMMENT ON OPERATOR = (ulid, uuid) IS 'equal, comparing the bytes';
+COMMENT ON OPERATOR <> (ulid, uuid) IS 'not equal, comparing the bytes';
+COMMENT ON OPERATOR < (ulid, uuid) IS 'less than, comparing the bytes';
+COMMENT ON OPERATOR <= (ulid, uuid) IS 'less than or equal, comparing the bytes';
+COMMENT ON OPERATOR > (ulid, uuid) IS 'greater than, comparing the bytes';
+COMMENT ON OPERATOR >= (ulid, uuid) IS 'greater than or equal, comparing the bytes';
+COMMENT ON OPERATOR = (uuid, ulid) IS 'equal, comparing the bytes';
+COMMENT ON OPERATOR <> (uuid, ulid) IS 'not equal, comparing the bytes';
+COMMENT ON OPERATOR < (uuid, ulid) IS 'less than, comparing the bytes';
+COMMENT ON OPERATOR <= (uuid, ulid) IS 'less than or equal, comparing the bytes';
+COMMENT ON OPERATOR > (uuid, ulid) IS 'greater than, comparing the bytes';
+COMMENT ON OPERATOR >= (uuid, ulid) IS 'greater than or equal, comparing the bytes';
+
+-----------------------------------------------------------------------------
 -- Operator classes: btree, hash, BRIN
 -----------------------------------------------------------------------------
 
@@ -148,6 +278,44 @@ CREATE OPERATOR CLASS ulid_ops DEFAULT FOR TYPE ulid USING hash AS
     FUNCTION 1 ulid_hash(ulid),
     FUNCTION 2 ulid_hash_extended(ulid, bigint);
 
+-- The cross-type operators with uuid join the default btree and hash
+-- families, with core's own uuid operators and support functions so that
+-- the families are complete (amvalidate() checks every type pair): a btree
+-- or hash index on ulid then serves a uuid comparison, a hash join or hash
+-- partition pruning hashes the uuid side with uuid_hash, which equals
+-- ulid_hash on the same bytes.  uuid's own default families are untouched.
+ALTER OPERATOR FAMILY ulid_ops USING btree ADD
+    OPERATOR 1 < (ulid, uuid),
+    OPERATOR 2 <= (ulid, uuid),
+    OPERATOR 3 = (ulid, uuid),
+    OPERATOR 4 >= (ulid, uuid),
+    OPERATOR 5 > (ulid, uuid),
+    FUNCTION 1 (ulid, uuid) ulid_cmp_uuid(ulid, uuid),
+    OPERATOR 1 < (uuid, ulid),
+    OPERATOR 2 <= (uuid, ulid),
+    OPERATOR 3 = (uuid, ulid),
+    OPERATOR 4 >= (uuid, ulid),
+    OPERATOR 5 > (uuid, ulid),
+    FUNCTION 1 (uuid, ulid) uuid_cmp_ulid(uuid, ulid),
+    OPERATOR 1 pg_catalog.< (uuid, uuid),
+    OPERATOR 2 pg_catalog.<= (uuid, uuid),
+    OPERATOR 3 pg_catalog.= (uuid, uuid),
+    OPERATOR 4 pg_catalog.>= (uuid, uuid),
+    OPERATOR 5 pg_catalog.> (uuid, uuid),
+    FUNCTION 1 (uuid, uuid) pg_catalog.uuid_cmp(uuid, uuid);
+
+ALTER OPERATOR FAMILY ulid_ops USING hash ADD
+    OPERATOR 1 = (ulid, uuid),
+    OPERATOR 1 = (uuid, ulid),
+    OPERATOR 1 pg_catalog.= (uuid, uuid),
+    FUNCTION 1 (uuid, uuid) pg_catalog.uuid_hash(uuid),
+    FUNCTION 2 (uuid, uuid) pg_catalog.uuid_hash_extended(uuid, bigint);
+
+COMMENT ON OPERATOR CLASS ulid_ops USING btree IS 'default btree ordering of ulid: byte order = time order, with sortsupport (abbreviated keys) and deduplication';
+COMMENT ON OPERATOR FAMILY ulid_ops USING btree IS 'btree ordering of ulid and of uuid (the same bytes, the same order), so a ulid index serves comparisons with a uuid';
+COMMENT ON OPERATOR CLASS ulid_ops USING hash IS 'default hash of ulid: hash indexes, hash joins and hash partitioning (extended hash)';
+COMMENT ON OPERATOR FAMILY ulid_ops USING hash IS 'hash equality of ulid and of uuid (the same bytes hash alike), so a ulid hash index, hash join or hash partition serves a uuid';
+
 CREATE OPERATOR CLASS ulid_minmax_ops DEFAULT FOR TYPE ulid USING brin AS
     OPERATOR 1 <,
     OPERATOR 2 <=,
@@ -183,6 +351,13 @@ CREATE OPERATOR CLASS ulid_bloom_ops FOR TYPE ulid USING brin AS
     FUNCTION 5 pg_catalog.brin_bloom_options(internal),
     FUNCTION 11 ulid_hash(ulid),
     STORAGE ulid;
+
+COMMENT ON OPERATOR CLASS ulid_minmax_ops USING brin IS 'default BRIN of ulid: the smallest and largest ULID of each block range (time ranges of append-mostly tables)';
+COMMENT ON OPERATOR FAMILY ulid_minmax_ops USING brin IS 'BRIN minmax of ulid';
+COMMENT ON OPERATOR CLASS ulid_minmax_multi_ops USING brin IS 'BRIN of ulid with several min/max intervals per block range (tolerates out-of-order rows)';
+COMMENT ON OPERATOR FAMILY ulid_minmax_multi_ops USING brin IS 'BRIN minmax-multi of ulid';
+COMMENT ON OPERATOR CLASS ulid_bloom_ops USING brin IS 'BRIN bloom filter of ulid: equality lookups in large tables';
+COMMENT ON OPERATOR FAMILY ulid_bloom_ops USING brin IS 'BRIN bloom of ulid';
 
 -----------------------------------------------------------------------------
 -- Aggregates
@@ -261,6 +436,15 @@ CREATE FUNCTION ulid_to_bytea(ulid) RETURNS bytea
     AS 'MODULE_PATHNAME', 'ulid_to_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION ulid_from_bytea(bytea) IS 'ULID from exactly 16 bytes (the bytea -> ulid cast)';
 COMMENT ON FUNCTION ulid_to_bytea(ulid) IS 'the 16 bytes of a ULID (the ulid -> bytea cast)';
+-- Immutable: a timestamp (without time zone) is read and written as UTC
+-- wall time, whatever the session's TimeZone (unlike timestamptz ->
+-- timestamp, which is stable).
+CREATE FUNCTION ulid_to_timestamp(ulid) RETURNS timestamp
+    AS 'MODULE_PATHNAME', 'ulid_to_timestamp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_from_timestamp(timestamp) RETURNS ulid
+    AS 'MODULE_PATHNAME', 'ulid_from_timestamp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ulid_to_timestamp(ulid) IS 'the time part as UTC wall time, independent of TimeZone (the ulid -> timestamp cast)';
+COMMENT ON FUNCTION ulid_from_timestamp(timestamp) IS 'smallest ULID of that millisecond, the timestamp read as UTC (the timestamp -> ulid cast)';
 
 -- ulid and uuid share their bytes: ulid -> uuid on assignment; uuid -> ulid
 -- only explicitly, so a random UUID never slips into a ulid column unnoticed.
@@ -270,6 +454,14 @@ CREATE CAST (bytea AS ulid) WITH FUNCTION ulid_from_bytea(bytea);
 CREATE CAST (ulid AS bytea) WITH FUNCTION ulid_to_bytea(ulid);
 CREATE CAST (ulid AS timestamptz) WITH FUNCTION ulid_time(ulid);
 CREATE CAST (timestamptz AS ulid) WITH FUNCTION ulid_lower(timestamptz);
+CREATE CAST (ulid AS timestamp) WITH FUNCTION ulid_to_timestamp(ulid);
+CREATE CAST (timestamp AS ulid) WITH FUNCTION ulid_from_timestamp(timestamp);
+-- Strings store into a ulid column on assignment (JDBC setString, ORMs that
+-- bind text or varchar); they still compare only after an explicit cast, as
+-- assignment casts play no part in choosing an operator.  ulid -> text and
+-- varchar are PostgreSQL's automatic I/O conversions (also on assignment).
+CREATE CAST (text AS ulid) WITH INOUT AS ASSIGNMENT;
+CREATE CAST (varchar AS ulid) WITH INOUT AS ASSIGNMENT;
 
 COMMENT ON CAST (ulid AS uuid) IS 'binary-compatible, on assignment';
 COMMENT ON CAST (uuid AS ulid) IS 'binary-compatible, explicit only';
@@ -277,6 +469,10 @@ COMMENT ON CAST (bytea AS ulid) IS 'exactly 16 bytes';
 COMMENT ON CAST (ulid AS bytea) IS 'the 16 bytes';
 COMMENT ON CAST (ulid AS timestamptz) IS 'the time part (ulid_time)';
 COMMENT ON CAST (timestamptz AS ulid) IS 'smallest ULID of that millisecond (ulid_lower)';
+COMMENT ON CAST (ulid AS timestamp) IS 'the time part as UTC wall time (ulid_to_timestamp)';
+COMMENT ON CAST (timestamp AS ulid) IS 'smallest ULID of that millisecond, read as UTC (ulid_from_timestamp)';
+COMMENT ON CAST (text AS ulid) IS 'text input (ulid_in), on assignment';
+COMMENT ON CAST (varchar AS ulid) IS 'text input (ulid_in), on assignment';
 
 -----------------------------------------------------------------------------
 -- Shared generator state (gen_monotonic_ulid and its operation)
@@ -404,6 +600,10 @@ CREATE OPERATOR CLASS snowflake_layout_hash_ops DEFAULT FOR TYPE snowflake_layou
     OPERATOR 1 = ,
     FUNCTION 1 snowflake_layout_hash(snowflake_layout),
     FUNCTION 2 snowflake_layout_hash_extended(snowflake_layout, bigint);
+COMMENT ON OPERATOR CLASS snowflake_layout_ops USING btree IS 'default btree of snowflake_layout: the arbitrary but stable order of stored definitions';
+COMMENT ON OPERATOR FAMILY snowflake_layout_ops USING btree IS 'btree of snowflake_layout';
+COMMENT ON OPERATOR CLASS snowflake_layout_hash_ops USING hash IS 'default hash of snowflake_layout: a layout''s definition';
+COMMENT ON OPERATOR FAMILY snowflake_layout_hash_ops USING hash IS 'hash of snowflake_layout';
 
 COMMENT ON FUNCTION snowflake_layout_eq(snowflake_layout, snowflake_layout) IS 'same definition';
 COMMENT ON FUNCTION snowflake_layout_ne(snowflake_layout, snowflake_layout) IS 'different definitions';

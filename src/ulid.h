@@ -59,8 +59,12 @@ extern bool ulid_decode_text(const char *str, size_t len, pg_ulid_t *out,
 #define ULID_UNIX_TO_PG_USECS \
 	((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * USECS_PER_DAY)
 
-/* ulid_time.c: conversions between timestamptz and Unix milliseconds */
+/*
+ * ulid_time.c: conversions between timestamptz (or timestamp as UTC wall
+ * time: the same microseconds) and Unix milliseconds
+ */
 extern int64 ulid_timestamptz_to_unix_ms(TimestampTz ts);
+extern int64 ulid_timestamp_to_unix_ms(Timestamp ts);
 extern int64 ulid_timestamptz_floor_unix_ms(TimestampTz ts);
 extern TimestampTz ulid_unix_ms_to_timestamptz(int64 ms);
 

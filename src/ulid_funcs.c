@@ -90,6 +90,27 @@ ulid_upper(PG_FUNCTION_ARGS)
 	PG_RETURN_ULID_P(ulid_from_halves(((uint64) ms << 16) | 0xFFFF, PG_UINT64_MAX));
 }
 
+/*
+ * The ulid <-> timestamp (without time zone) casts: the time part as UTC
+ * wall time, so they do not depend on TimeZone and are immutable (pgx_ulid
+ * users' GENERATED ALWAYS AS (id::timestamp) STORED columns).
+ */
+PG_FUNCTION_INFO_V1(ulid_to_timestamp);
+Datum
+ulid_to_timestamp(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_TIMESTAMP(ulid_unix_ms_to_timestamptz(ulid_get_unix_ms(PG_GETARG_ULID_P(0))));
+}
+
+PG_FUNCTION_INFO_V1(ulid_from_timestamp);
+Datum
+ulid_from_timestamp(PG_FUNCTION_ARGS)
+{
+	int64		ms = ulid_timestamp_to_unix_ms(PG_GETARG_TIMESTAMP(0));
+
+	PG_RETURN_ULID_P(ulid_from_halves((uint64) ms << 16, 0));
+}
+
 PG_FUNCTION_INFO_V1(ulid_parts);
 Datum
 ulid_parts(PG_FUNCTION_ARGS)

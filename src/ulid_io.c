@@ -1,17 +1,23 @@
 /*-------------------------------------------------------------------------
  *
  * ulid_io.c
- *	  Text I/O of the ulid type, the bytea casts and the min/max support.
+ *	  Text I/O and binary input of the ulid type, the bytea casts and the
+ *	  min/max support.
  *
- * Binary send/recv, comparison, hashing and sortsupport are core's uuid
+ * Binary send, comparison, hashing and sortsupport are core's uuid
  * functions (identical bytes, identical behaviour): see sql/ulid.sql.
+ * Binary input is ours only to check the length first (core's uuid_recv
+ * reports a short value as a protocol violation).
  *
  *-------------------------------------------------------------------------
  */
 #include "ulid.h"
 
+#include "libpq/pqformat.h"
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
+
+#include "parse.h"
 
 #define ULID_SYNTAX_HINT \
 	"A ULID is 26 Crockford Base32 characters (0-9 and A-Z without I, L, O, U; any case), such as 01HTQW311N1KR5G0Y75M3EF00H."
@@ -30,6 +36,20 @@ report_bad_text(const char *str, size_t len, Node *escontext)
 
 	if (nchars != ULID_TEXT_LEN)
 	{
+		uint8_t		uuid[ULID_BYTES];
+
+		/* UUID text (exactly what uuid_in reads) is never 26 characters */
+		if (ulid_uuid_decode(str, len, uuid, NULL) == ULID_CODEC_OK)
+		{
+			ulid_errsave(escontext,
+						 errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+						 errmsg("invalid input syntax for type %s: \"%s\"", "ulid", str),
+						 errdetail("A ULID has %d characters; this value has %d.",
+								   ULID_TEXT_LEN, nchars),
+						 errhint("This is a UUID: convert it with '%s'::uuid::ulid or ulid_parse('%s').",
+								 str, str));
+			return;
+		}
 		ulid_errsave(escontext,
 					 errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 					 errmsg("invalid input syntax for type %s: \"%s\"", "ulid", str),
@@ -95,6 +115,34 @@ ulid_out(PG_FUNCTION_ARGS)
 	ulid_b32_encode(u->data, s);
 	s[ULID_TEXT_LEN] = '\0';
 	PG_RETURN_CSTRING(s);
+}
+
+/*
+ * Binary input: the raw 16 bytes.  The buffer holds exactly one value (a
+ * bind parameter, a binary COPY field, an array element), so any other
+ * length is bad data (22P03), reported before core's uuid_recv would call it
+ * a protocol violation (08P01, for a short value).
+ */
+PG_FUNCTION_INFO_V1(ulid_recv);
+Datum
+ulid_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	int			len = buf->len - buf->cursor;
+	pg_ulid_t  *u;
+
+	if (len != ULID_BYTES)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid binary length for type %s: %d bytes", "ulid", len),
+				 errdetail("A binary ulid is exactly %d bytes, most significant first, as a binary uuid.",
+						   ULID_BYTES),
+				 len == ULID_TEXT_LEN ?
+				 errhint("26 bytes look like ULID text sent as binary: send the text in text format, or send the 16 raw bytes.") :
+				 errhint("Send the 16 raw bytes, or send the 26-character text in text format.")));
+	u = (pg_ulid_t *) palloc(sizeof(pg_ulid_t));
+	memcpy(u->data, pq_getmsgbytes(buf, ULID_BYTES), ULID_BYTES);
+	PG_RETURN_ULID_P(u);
 }
 
 PG_FUNCTION_INFO_V1(ulid_from_bytea);

@@ -1,7 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * ulid_time.c
- *	  timestamptz <-> Unix milliseconds, with the ULID range checks.
+ *	  timestamptz and timestamp <-> Unix milliseconds, with the ULID range
+ *	  checks.  A timestamp (without time zone) is read and written as UTC
+ *	  wall time, whatever the session's TimeZone.
  *
  * Integer arithmetic only: a timestamptz is microseconds since
  * 2000-01-01Z, a ULID's time part is milliseconds since 1970-01-01Z.
@@ -10,15 +12,35 @@
  */
 #include "ulid.h"
 
+#include "miscadmin.h"
 #include "utils/builtins.h"
+#include "utils/datetime.h"
 #include "utils/timestamp.h"
 
+/* A finite timestamp as ISO text for messages (timestamptz_to_str's form). */
+static const char *
+timestamp_to_str(Timestamp ts)
+{
+	struct pg_tm tm;
+	fsec_t		fsec;
+	char	   *buf = palloc(MAXDATELEN + 1);
+
+	if (timestamp2tm(ts, NULL, &tm, &fsec, NULL, NULL) != 0)
+		return "(timestamp out of range)";
+	EncodeDateTime(&tm, fsec, false, 0, NULL, USE_ISO_DATES, buf);
+	return buf;
+}
+
 /*
- * Unix milliseconds of ts (floored to the millisecond).  Infinite times and
- * times outside 1970-01-01Z .. 10889-08-02T05:31:50.655Z are 22008.
+ * Unix milliseconds of ts (floored to the millisecond), where ts is a
+ * timestamptz (a UTC instant) or a timestamp read as UTC wall time: both
+ * count microseconds from 2000-01-01 00:00:00 UTC, so only the words of the
+ * error differ (and the value is never shifted by the session's TimeZone).
+ * Infinite times and times outside 1970-01-01 .. 10889-08-02 05:31:50.655
+ * UTC are 22008.
  */
-int64
-ulid_timestamptz_to_unix_ms(TimestampTz ts)
+static int64
+unix_ms_checked(int64 ts, bool with_zone)
 {
 	int64		us;
 
@@ -27,18 +49,38 @@ ulid_timestamptz_to_unix_ms(TimestampTz ts)
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 				 errmsg("timestamp out of range for type ulid: \"%s\"",
 						TIMESTAMP_IS_NOBEGIN(ts) ? "-infinity" : "infinity"),
-				 errdetail("A ULID holds a finite time from 1970-01-01 00:00:00Z to 10889-08-02 05:31:50.655Z."),
-				 errhint("Pass a finite timestamp with time zone in that range.")));
+				 with_zone ?
+				 errdetail("A ULID holds a finite time from 1970-01-01 00:00:00Z to 10889-08-02 05:31:50.655Z.") :
+				 errdetail("A ULID holds a finite UTC wall time from 1970-01-01 00:00:00 to 10889-08-02 05:31:50.655."),
+				 with_zone ?
+				 errhint("Pass a finite timestamp with time zone in that range.") :
+				 errhint("Pass a finite timestamp without time zone in that range; it is read as UTC.")));
 
 	us = ts + ULID_UNIX_TO_PG_USECS;	/* no overflow: ts is far below 2^62 */
 	if (us < 0 || us / 1000 > ULID_MAX_UNIX_MS)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 				 errmsg("timestamp out of range for type ulid: \"%s\"",
-						timestamptz_to_str(ts)),
-				 errdetail("A ULID holds a time from 1970-01-01 00:00:00Z to 10889-08-02 05:31:50.655Z."),
-				 errhint("Pass a timestamp with time zone in that range.")));
+						with_zone ? timestamptz_to_str(ts) : timestamp_to_str(ts)),
+				 with_zone ?
+				 errdetail("A ULID holds a time from 1970-01-01 00:00:00Z to 10889-08-02 05:31:50.655Z.") :
+				 errdetail("A ULID holds a UTC wall time from 1970-01-01 00:00:00 to 10889-08-02 05:31:50.655."),
+				 with_zone ?
+				 errhint("Pass a timestamp with time zone in that range.") :
+				 errhint("Pass a timestamp without time zone in that range; it is read as UTC.")));
 	return us / 1000;
+}
+
+int64
+ulid_timestamptz_to_unix_ms(TimestampTz ts)
+{
+	return unix_ms_checked(ts, true);
+}
+
+int64
+ulid_timestamp_to_unix_ms(Timestamp ts)
+{
+	return unix_ms_checked(ts, false);
 }
 
 TimestampTz

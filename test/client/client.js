@@ -135,8 +135,12 @@ async function main() {
 	/* a binary-format parameter (ulid_recv); node-postgres reads results as text */
 	r = await client.query('SELECT $1::ulid::text AS t', [Buffer.from(KNOWN_HEX, 'hex')]);
 	checkEqual('a 16-byte Buffer parameter (binary format) is the ULID', KNOWN, r.rows[0].t);
-	await expectError('a 15-byte binary parameter is 22P03, naming the length',
-		'22P03', client.query('SELECT $1::ulid::text', [Buffer.from(KNOWN_HEX.slice(2), 'hex')]), /15/);
+	e = await errorOf(client.query('SELECT $1::ulid::text', [Buffer.from(KNOWN_HEX.slice(2), 'hex')]));
+	checkEqual('a 15-byte binary parameter is bad binary data (22P03), not a protocol violation', '22P03', e && e.code);
+	checkEqual('... naming the length it got', 'invalid binary length for type ulid: 15 bytes', e && e.message);
+	e = await errorOf(client.query('SELECT $1::ulid::text', [Buffer.from(KNOWN)]));
+	check('ULID text sent as a binary parameter (26 bytes) is 22P03 with a hint to send it as text',
+		e && e.code === '22P03' && /26 bytes/.test(e.message) && /text format/.test(e.hint), e && `${e.code} ${e.message} / ${e.hint}`);
 
 	/* COPY ... TO STDOUT (FORMAT binary): the exact bytes (ulid_send) */
 	await client.query(`CREATE TABLE known (n int, id ulid);

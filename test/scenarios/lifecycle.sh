@@ -6,7 +6,8 @@
 #    search_path = public and again with search_path = '': every function
 #    works schema-qualified (a catalog check fails for any user-facing
 #    function the list of calls below does not reach), every ulid operator
-#    as OPERATOR(ext.op) agrees with uuid's, the casts work, a table with
+#    (also those with uuid) as OPERATOR(ext.op) agrees with uuid's, the
+#    casts work (also the assignment from varchar), a table with
 #    DEFAULT ext.gen_ulid() fills, and its indexes (btree, hash, BRIN with
 #    ext.ulid_minmax_multi_ops) serve ORDER BY id, WHERE id OPERATOR(ext.>)
 #    ..., equality and ext.max(id).
@@ -142,6 +143,10 @@ SELECT name, ok FROM (VALUES
     ('cast from bytea', '\x018eafc184350cf05803c72d06e78011'::bytea::ext.ulid::text = '01HTQW311N1KR5G0Y75M3EF00H'),
     ('cast timestamptz', '01HTQW311N1KR5G0Y75M3EF00H'::ext.ulid::timestamptz = '2024-04-05 19:34:38.901Z'),
     ('cast from timestamptz', '2024-04-05 19:34:38.901Z'::timestamptz::ext.ulid::text = '01HTQW311N0000000000000000'),
+    ('cast timestamp', '01HTQW311N1KR5G0Y75M3EF00H'::ext.ulid::timestamp = '2024-04-05 19:34:38.901'),
+    ('cast from timestamp', '2024-04-05 19:34:38.901'::timestamp::ext.ulid::text = '01HTQW311N0000000000000000'),
+    ('ulid_cmp_uuid', ext.ulid_cmp_uuid('01HTQW311N1KR5G0Y75M3EF00H', '018eafc1-8435-0cf0-5803-c72d06e78012') < 0),
+    ('uuid_cmp_ulid', ext.uuid_cmp_ulid('018eafc1-8435-0cf0-5803-c72d06e78011', '01HTQW311N1KR5G0Y75M3EF00H') = 0),
     ('snowflake_layout(name)', ext.snowflake_layout('sonyflake', epoch => '2014-09-01T00:00:00Z')::text = 'sonyflake(epoch=2014-09-01T00:00:00.000Z)'),
     ('snowflake_layout(bits)', ext.snowflake_layout(41, 'ms', '2010-11-04T01:42:54.657Z', '{"datacenter": 5, "worker": 5}', 12)::text = 'twitter'),
     ('snowflake_layout_diagram', ext.snowflake_layout_diagram('twitter') LIKE '| sign 1 | time 41 | datacenter 5 | worker 5 | sequence 12 |%'),
@@ -204,19 +209,21 @@ SQL
 		esac
 	done <<<"$result"
 
-	# every ulid operator as OPERATOR(ext.op) answers as uuid's does
+	# every ulid operator as OPERATOR(ext.op), also those comparing ulid
+	# with uuid either way, answers as uuid's does
 	result=$(sql lc <<'SQL'
-SELECT format($q$SELECT %L, bool_and((a OPERATOR(ext.%s) b) = (a::uuid OPERATOR(pg_catalog.%s) b::uuid))
+SELECT format($q$SELECT %L, bool_and((a::%s OPERATOR(ext.%s) b::%s) = (a::uuid OPERATOR(pg_catalog.%s) b::uuid))
                 FROM (SELECT '01HTQW311N1KR5G0Y75M3EF00H'::ext.ulid AS x, '01HTQW311N1KR5G0Y75M3EF00J'::ext.ulid AS y) c,
                      LATERAL (VALUES (x, y), (y, x), (x, x)) v(a, b)$q$,
-              o.oprname, o.oprname, o.oprname)
+              format('%s (%s, %s)', o.oprname, o.oprleft::regtype, o.oprright::regtype),
+              o.oprleft::regtype, o.oprname, o.oprright::regtype, o.oprname)
 FROM pg_depend d JOIN pg_operator o ON d.classid = 'pg_operator'::regclass AND o.oid = d.objid
 WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid') AND d.deptype = 'e'
-  AND o.oprleft = 'ext.ulid'::regtype
+  AND 'ext.ulid'::regtype IN (o.oprleft, o.oprright)
 ORDER BY 1 \gexec
 SQL
 	)
-	check "$label: six operators" "6" "$(grep -c . <<<"$result")"
+	check "$label: 18 operators (ulid with ulid, ulid with uuid, uuid with ulid)" "18" "$(grep -c . <<<"$result")"
 	while IFS='|' read -r name line; do
 		check "$label: OPERATOR(ext.$name) agrees with uuid's" "t" "$line"
 	done <<<"$result"
@@ -243,10 +250,19 @@ SQL
 	plan_uses items_pkey "SELECT ext.max(id) FROM public.items"
 	plan_uses items_ref_hash "SELECT n FROM public.items WHERE ref OPERATOR(ext.=) (SELECT ref FROM public.items WHERE n = 7)"
 	plan_uses items_ref_brin "SELECT count(*) FROM public.items WHERE ref OPERATOR(ext.<) ext.ulid_lower(now())"
+	plan_uses items_pkey "SELECT n FROM public.items WHERE id OPERATOR(ext.=) '018eafc1-8435-0cf0-5803-c72d06e78011'::uuid"
+	plan_uses items_pkey "SELECT n FROM public.items WHERE '018eafc1-8435-0cf0-5803-c72d06e78011'::uuid OPERATOR(ext.<) id"
+	plan_uses items_ref_hash "SELECT n FROM public.items WHERE ref OPERATOR(ext.=) '018eafc1-8435-0cf0-5803-c72d06e78011'::uuid"
+	check "$label: WHERE id OPERATOR(ext.=) a uuid finds the row of those bytes" "7" \
+		"$(sql lc -c "SELECT n FROM public.items WHERE id OPERATOR(ext.=) (SELECT id::uuid FROM public.items WHERE n = 7)")"
 	check "$label: ORDER BY id LIMIT returns the first rows inserted" "1,2,3" \
 		"$(sql lc -c "SELECT string_agg(n::text, ',') FROM (SELECT n FROM public.items ORDER BY id LIMIT 3) s")"
 	check "$label: WHERE id OPERATOR(ext.>) ... finds the rows inserted after" "10" \
 		"$(sql lc -c "SELECT count(*) FROM public.items WHERE id OPERATOR(ext.>) (SELECT id FROM public.items WHERE n = 1990)")"
+	check "$label: a varchar stores into an ext.ulid column (assignment cast)" "01HTQW311N1KR5G0Y75M3EF00H" \
+		"$(sql lc -c "INSERT INTO public.items (id, n) VALUES ('01HTQW311N1KR5G0Y75M3EF00H'::varchar, 0) RETURNING id")"
+	check "$label: a uuid does not (42804)" "42804: column \"id\" is of type ext.ulid but expression is of type uuid" \
+		"$(sqlstate lc "INSERT INTO public.items (id, n) VALUES ('018eafc1-8435-0cf0-5803-c72d06e78011'::uuid, 0)")"
 	sql lc -c "TRUNCATE public.items"
 }
 
