@@ -1,8 +1,11 @@
 """Django 3.2 (Debian's python3-django) with psycopg2 against the ulid
-extension: the app shop/ (a ULIDAutoField primary key whose value the
+extension: the app shop/ (a ULIDField primary key whose value the
 database makes, a foreign key to it), migrated by `migrate`."""
 import datetime
 import io
+import json
+import os
+import tempfile
 import uuid
 
 import django
@@ -60,8 +63,8 @@ def main(t):
     before = count()
     with CaptureQueriesContext(connection) as queries:
         objs = Item.objects.bulk_create([Item(n=10), Item(n=11), Item(n=12)])
-    t.expect('bulk_create() sends one INSERT without the id column, RETURNING it',
-             ['INSERT INTO "shop_item" ("n") VALUES (10), (11), (12) RETURNING "shop_item"."id"'],
+    t.expect('bulk_create() sends one INSERT of DEFAULT ids, RETURNING them',
+             ['INSERT INTO "shop_item" ("id", "n") VALUES (DEFAULT, 10), (DEFAULT, 11), (DEFAULT, 12) RETURNING "shop_item"."id"'],
              lambda: [q['sql'] for q in queries.captured_queries])
     t.ok('bulk_create() gives every object the id the database made',
          all(isinstance(o.pk, str) and ULID_TEXT.match(o.pk) for o in objs)
@@ -84,6 +87,11 @@ def main(t):
     t.ok("annotate(Func('id', function='ulid_time')) is an aware datetime",
          isinstance(ts, datetime.datetime) and ts.tzinfo is not None, repr(ts))
     t.expect('get(pk=uuid.UUID) (the ulid = uuid operator)', 100, lambda: Item.objects.get(pk=uuid.UUID(KNOWN_UUID)).n)
+    fixture = os.path.join(tempfile.mkdtemp(), 'items.json')
+    with open(fixture, 'w') as f:
+        json.dump([{'model': 'shop.item', 'pk': '01HTQW311N1KR5G0Y75M3EF00R', 'fields': {'n': 300}}], f)
+    t.expect('loaddata of a fixture with ULID keys', 300,
+             lambda: (call_command('loaddata', fixture, verbosity=0), Item.objects.get(pk='01HTQW311N1KR5G0Y75M3EF00R').n)[1])
     t.expect('delete()', (1, 0), lambda: (Item.objects.filter(n=12).delete()[0], Item.objects.filter(n=12).count()))
 
 

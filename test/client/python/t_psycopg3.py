@@ -8,6 +8,7 @@ import psycopg
 from psycopg.adapt import Dumper, Loader
 from psycopg.pq import Format
 from psycopg.types import TypeInfo
+from psycopg.types.uuid import UUIDBinaryLoader
 
 from ulidtest import DSN, KNOWN, KNOWN_HEX, KNOWN_UUID, ULID_TEXT, Checks, ulid_from_bytes, ulid_to_bytes
 
@@ -112,6 +113,11 @@ def main(t):
     t.expect('... and stored by INSERT', '01HTQW311N1KR5G0Y75M3EF00K',
              lambda: one('INSERT INTO items (id, n) VALUES (%b, 102) RETURNING id::text',
                          (Ulid('01HTQW311N1KR5G0Y75M3EF00K'),), binary=True))
+
+    with psycopg.connect(DSN, autocommit=True) as other:
+        other.adapters.register_loader(TypeInfo.fetch(other, 'ulid').oid, UUIDBinaryLoader)
+        t.expect("... or, with psycopg's UUIDBinaryLoader for ulid's OID, uuid.UUID values", uuid.UUID(KNOWN_UUID),
+                 lambda: other.cursor(binary=True).execute('SELECT id FROM items WHERE n = 100').fetchone()[0])
 
     # COPY in binary: set_types(['ulid', ...]) uses the registered loader and dumper
     conn.execute('CREATE TABLE copied (id ulid, n int)')

@@ -1,10 +1,10 @@
 from django.db import models
 
-from .fields import ULIDAutoField
+from .fields import ULIDField
 
 
 class Item(models.Model):
-    id = ULIDAutoField(primary_key=True)
+    id = ULIDField(primary_key=True)
     n = models.IntegerField()
 
     class Meta:
@@ -12,7 +12,7 @@ class Item(models.Model):
 
 
 class Part(models.Model):
-    id = ULIDAutoField(primary_key=True)
+    id = ULIDField(primary_key=True)
     item = models.ForeignKey(Item, on_delete=models.CASCADE)
 
     class Meta:

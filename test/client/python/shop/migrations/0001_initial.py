@@ -10,14 +10,14 @@ class Migration(migrations.Migration):
         migrations.CreateModel(
             name='Item',
             fields=[
-                ('id', shop.fields.ULIDAutoField(primary_key=True, serialize=False)),
+                ('id', shop.fields.ULIDField(primary_key=True, serialize=False)),
                 ('n', models.IntegerField()),
             ],
         ),
         migrations.CreateModel(
             name='Part',
             fields=[
-                ('id', shop.fields.ULIDAutoField(primary_key=True, serialize=False)),
+                ('id', shop.fields.ULIDField(primary_key=True, serialize=False)),
                 ('item', models.ForeignKey(on_delete=models.deletion.CASCADE, to='shop.item')),
             ],
         ),
