@@ -8,12 +8,12 @@ pkgs=(
 	"postgresql-$PG_MAJOR" "postgresql-server-dev-$PG_MAJOR" "postgresql-client-$PG_MAJOR"
 	make gcc libc6-dev
 	clang libclang-rt-dev        # libFuzzer and the sanitizers (any clang version)
-	valgrind gnuplot-nox        # benchmark plots
-	procps util-linux           # pgrep/ps, runuser
 	# the client suite (test/scenarios/client_*.sh): Python drivers and ORMs
 	# for Debian's /usr/bin/python3, pgjdbc and a JDK to compile against it
-	python3 python3-psycopg2 python3-psycopg python3-asyncpg python3-sqlalchemy python3-django
+	python3-psycopg2 python3-psycopg python3-asyncpg python3-sqlalchemy python3-django
 	libpostgresql-jdbc-java default-jdk-headless
+	valgrind gnuplot-nox        # benchmark plots
+	procps util-linux           # pgrep/ps, runuser
 )
 missing=()
 for p in "${pkgs[@]}"; do
