@@ -217,6 +217,16 @@ public class UlidJdbc {
 			}
 		});
 
+		expect("getObject(1, UUID.class) on the ulid column itself throws ClassCastException (PGobject)", "ClassCastException", () -> {
+			try (PreparedStatement ps = c.prepareStatement("SELECT id FROM items WHERE n = 100");
+					ResultSet rs = ps.executeQuery()) {
+				rs.next();
+				return "no exception: " + rs.getObject(1, UUID.class);
+			} catch (ClassCastException e) {
+				return e.getClass().getSimpleName();
+			}
+		});
+
 		/* order, time, arrays */
 		expect("ORDER BY id is insertion order", ids, () -> column(c, "SELECT id FROM items WHERE n < 100 ORDER BY id"));
 		expect("ulid_time(id) is an OffsetDateTime of the last minute", true, () -> {

@@ -36,6 +36,11 @@ def main(t):
     t.expect('WHERE id IN %s with a tuple', 2, lambda: one('SELECT count(*) FROM items WHERE id IN %s', ((ids[0], ids[1]),)))
 
     # uuid.UUID parameters (psycopg2 renders them '...'::uuid once register_uuid() ran, as Django and SQLAlchemy do)
+    try:
+        cur.execute('SELECT %s', (uuid.UUID(KNOWN_UUID),))
+        t.ok('before register_uuid(), psycopg2 cannot adapt a uuid.UUID', False, 'it did')
+    except psycopg2.ProgrammingError as e:
+        t.ok('before register_uuid(), psycopg2 cannot adapt a uuid.UUID', "can't adapt type 'UUID'" in str(e), str(e))
     psycopg2.extras.register_uuid()
     t.expect('WHERE id = %s with a uuid.UUID (the ulid = uuid operator)', 100,
              lambda: one('SELECT n FROM items WHERE id = %s', (uuid.UUID(KNOWN_UUID),)))

@@ -5,6 +5,7 @@ import uuid
 import warnings
 
 from sqlalchemy import Column, ForeignKey, Integer, MetaData, String, Table, create_engine, func, inspect, select, text
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.dialects.postgresql.base import ischema_names
 from sqlalchemy.orm import Session, declarative_base, relationship
 from sqlalchemy.types import UserDefinedType
@@ -45,6 +46,12 @@ class Wrong(Base):
     id = Column(String, primary_key=True, server_default=text('gen_ulid()'))
 
 
+class WrongUuid(Base):
+    """the pitfall: a UUID column with a ulid default is accepted"""
+    __tablename__ = 'wrong_uuid'
+    id = Column(postgresql.UUID(as_uuid=True), primary_key=True, server_default=text('gen_ulid()'))
+
+
 def main(t):
     engine = create_engine(f'postgresql+psycopg2://{USER}@{HOST}:{PORT}/{DBNAME}', future=True)
     Base.metadata.create_all(engine)
@@ -61,6 +68,16 @@ def main(t):
                  'character varying', lambda: c.execute(text(
                      "SELECT atttypid::regtype::text FROM pg_attribute "
                      "WHERE attrelid = 'wrong'::regclass AND attname = 'id'")).scalar())
+
+    with Session(engine) as s:
+        w = WrongUuid()
+        s.add(w)
+        s.flush()
+        t.ok('the pitfall: Column(postgresql.UUID, server_default=gen_ulid()) silently stores ULID bits in a uuid key',
+             isinstance(w.id, uuid.UUID) and s.scalar(
+                 text('SELECT abs(extract(epoch FROM now() - ulid_time(CAST(:u AS uuid)::ulid))) < 60'), {'u': w.id}),
+             repr(w.id))
+        s.rollback()
 
     with Session(engine) as s:
         items = [Item(n=n) for n in range(1, 6)]
