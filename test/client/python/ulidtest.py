@@ -88,23 +88,19 @@ class Checks:
         self.finish()
 
 
-# --- Crockford Base32, for binary-mode adapters ---------------------------
+# --- Crockford Base32, for binary-mode adapters (as README.md shows them) ---
 ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
-DECODE = {c: i for i, c in enumerate(ALPHABET)}
-DECODE.update({c.lower(): i for c, i in DECODE.items()})
 
 
 def ulid_from_bytes(b):
     """16 raw bytes (the binary wire form) -> 26-character ULID text"""
     n = int.from_bytes(b, 'big')
-    return ''.join(ALPHABET[(n >> (5 * i)) & 31] for i in range(25, -1, -1))
+    return ''.join(ALPHABET[(n >> 5 * i) & 31] for i in range(25, -1, -1))
 
 
 def ulid_to_bytes(s):
-    """26-character ULID text -> 16 raw bytes"""
-    if len(s) != 26 or s[0] not in '01234567':
-        raise ValueError(f'not a ULID: {s!r}')
+    """26-character ULID text, any case -> 16 raw bytes"""
     n = 0
-    for c in s:
-        n = (n << 5) | DECODE[c]
+    for c in s.upper():
+        n = n << 5 | ALPHABET.index(c)
     return n.to_bytes(16, 'big')
