@@ -133,6 +133,17 @@ INSERT INTO part_t SELECT id, n FROM idx_t;
 SELECT count(*) AS partitions_used, min(c) > 4000 AS balanced, sum(c) AS total
 FROM (SELECT tableoid, count(*) AS c FROM part_t GROUP BY tableoid) s;
 EXPLAIN (COSTS OFF) SELECT n FROM part_t WHERE id = '01HTQW311N1KR5G0Y75M3EF00H';
+-- a uuid comparand prunes to the same partition (the hash family hashes
+-- it with uuid_hash_extended, equal on the same bytes), in custom and
+-- generic plans, and every row is found through its uuid
+EXPLAIN (COSTS OFF) SELECT n FROM part_t WHERE id = '018eafc1-8435-0cf0-5803-c72d06e78011'::uuid;
+PREPARE part_uuid(uuid) AS SELECT n FROM part_t WHERE id = $1;
+SET plan_cache_mode = force_generic_plan;
+EXPLAIN (COSTS OFF) EXECUTE part_uuid('018eafc1-8435-0cf0-5803-c72d06e78011');
+RESET plan_cache_mode;
+DEALLOCATE part_uuid;
+SELECT count(*) AS found_by_uuid
+FROM idx_t x WHERE (SELECT p.n FROM part_t p WHERE p.id = x.id::uuid) = x.n;
 DROP TABLE part_t;
 
 -- a large sort (sortsupport with abbreviated keys) agrees with uuid's

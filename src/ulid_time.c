@@ -19,7 +19,7 @@
 
 /* A finite timestamp as ISO text for messages (timestamptz_to_str's form). */
 static const char *
-timestamp_to_str(Timestamp ts)
+wall_time_to_str(Timestamp ts)
 {
 	struct pg_tm tm;
 	fsec_t		fsec;
@@ -61,7 +61,7 @@ unix_ms_checked(int64 ts, bool with_zone)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 				 errmsg("timestamp out of range for type ulid: \"%s\"",
-						with_zone ? timestamptz_to_str(ts) : timestamp_to_str(ts)),
+						with_zone ? timestamptz_to_str(ts) : wall_time_to_str(ts)),
 				 with_zone ?
 				 errdetail("A ULID holds a time from 1970-01-01 00:00:00Z to 10889-08-02 05:31:50.655Z.") :
 				 errdetail("A ULID holds a UTC wall time from 1970-01-01 00:00:00 to 10889-08-02 05:31:50.655."),
