@@ -14,6 +14,7 @@ harness_attach
 # Debian's interpreter, where python3-* packages install (not a python3
 # earlier on PATH, such as pyenv's)
 PY=/usr/bin/python3
+export PYTHONDONTWRITEBYTECODE=1  # no __pycache__ in the source tree
 dir=$ULID_ROOT/test/client/python
 S=client_python
 if ! pg_new_tcp $S || ! pg_start $S; then
