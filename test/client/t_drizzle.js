@@ -16,7 +16,8 @@ const items = pgTable('items', {
 });
 
 async function main() {
-	const pool = new Pool(connection);
+	/* one connection: ids are strictly increasing within a session (gen_ulid) */
+	const pool = new Pool({ ...connection, max: 1 });
 	const db = drizzle(pool);
 	/* the DDL drizzle-kit generates for this table */
 	await db.execute(sql`CREATE TABLE items ("id" ulid PRIMARY KEY DEFAULT gen_ulid() NOT NULL, "n" integer)`);

@@ -5,7 +5,8 @@ const Knex = require('knex');
 const { KNOWN, KNOWN_UUID, ULID_TEXT, connection, check, expect, expectError, run } = require('./check');
 
 async function main() {
-	const knex = Knex({ client: 'pg', connection });
+	/* one connection: ids are strictly increasing within a session (gen_ulid) */
+	const knex = Knex({ client: 'pg', connection, pool: { min: 0, max: 1 } });
 	await knex.schema.createTable('items', (t) => {
 		t.specificType('id', 'ulid').primary().defaultTo(knex.raw('gen_ulid()'));
 		t.integer('n');

@@ -7,6 +7,7 @@ const { KNOWN, KNOWN_UUID, ULID_TEXT, connection, check, expect, expectError, ru
 async function main() {
 	const s = new Sequelize(connection.database, connection.user, null, {
 		dialect: 'postgres', host: connection.host, port: connection.port, logging: false,
+		pool: { max: 1 },	/* one connection: ids are strictly increasing within a session (gen_ulid) */
 	});
 	/* a raw type string is taken as it is */
 	const ulidKey = { type: 'ulid', primaryKey: true, defaultValue: s.literal('gen_ulid()') };

@@ -35,6 +35,7 @@ const Legacy = new EntitySchema({
 function dataSource(entities, synchronize) {
 	const ds = new DataSource({
 		type: 'postgres', ...connection, username: connection.user, entities, synchronize, logging: false,
+		poolSize: 1,	/* one connection: ids are strictly increasing within a session (gen_ulid) */
 	});
 	ds.driver.supportedDataTypes.push('ulid');
 	return ds;
