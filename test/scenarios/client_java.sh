@@ -33,8 +33,10 @@ if ! pg_new_tcp $S || ! pg_start $S; then
 	not_ok "client_java: server on 127.0.0.1 starts"
 	exit 1
 fi
-psqlx $S -c "CREATE DATABASE jdbc" && ULID_DB=jdbc psqlx $S -c "CREATE EXTENSION ulid" ||
+if ! psqlx $S -c "CREATE DATABASE jdbc" || ! ULID_DB=jdbc psqlx $S -c "CREATE EXTENSION ulid"; then
 	not_ok "client_java: database jdbc with the extension"
+	exit 1
+fi
 timeout 90 java -cp "$jar:$build" UlidJdbc "$(pg_port $S)" jdbc >"$build/out" 2>&1
 rc=$?
 relay_results pgjdbc "$build/out"
