@@ -8,6 +8,10 @@ pkgs=(
 	"postgresql-$PG_MAJOR" "postgresql-server-dev-$PG_MAJOR" "postgresql-client-$PG_MAJOR"
 	make gcc libc6-dev
 	clang libclang-rt-dev        # libFuzzer and the sanitizers (any clang version)
+	# the client suite (test/scenarios/client_*.sh): Python drivers and ORMs
+	# for Debian's /usr/bin/python3, pgjdbc and a JDK to compile against it
+	python3-psycopg2 python3-psycopg python3-asyncpg python3-sqlalchemy python3-django
+	libpostgresql-jdbc-java default-jdk-headless
 	valgrind gnuplot-nox        # benchmark plots
 	procps util-linux           # pgrep/ps, runuser
 	python3                     # test/readme/check.py, the README's examples
@@ -16,7 +20,7 @@ missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
 done
-# the node-postgres client scenario needs Node.js and npm: the machine image
+# the Node.js client scenario needs Node.js and npm: the machine image
 # has them (NodeSource's nodejs package); Debian's otherwise
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
 	missing+=(nodejs npm)

@@ -7,9 +7,11 @@
 #                           port in the run's private socket dir, run as the
 #                           postgres user, shared_preload_libraries =
 #                           '$ULID_PRELOAD', by default 'ulid')
+#   pg_new_tcp NAME [conf...]  the same, also listening on 127.0.0.1 (trust)
 #   pg_new_standby NAME PRIMARY  a streaming replica (pg_basebackup -R)
 #   pg_start/pg_stop/pg_crash NAME, psqlx NAME [psql args]
 #   ok/not_ok/check         count results (ok or not ok lines)
+#   relay_results PREFIX FILE  count a client program's ok / not ok lines
 #   wait_until SECS cmd...  poll a command until it succeeds
 # Every server started is stopped on exit, also on failure.
 
@@ -58,6 +60,19 @@ check_cmd() {
 	local d=$1
 	shift
 	if "$@"; then ok "$d"; else not_ok "$d"; fi
+}
+
+# relay_results PREFIX FILE: count each "ok - ..." / "not ok - ..." line of
+# a client program's output as a result (prefixed); other lines are comments
+relay_results() {
+	local line
+	while IFS= read -r line; do
+		case $line in
+		"ok - "*) ok "$1: ${line#ok - }" ;;
+		"not ok - "*) not_ok "$1: ${line#not ok - }" ;;
+		*) echo "# $line" ;;
+		esac
+	done <"$2"
 }
 
 # --- running as the postgres user -------------------------------------------
@@ -145,6 +160,21 @@ pg_new() {
 		local line
 		for line in "$@"; do echo "$line"; done
 	} >>"$ULID_WORK/$name/postgresql.conf"
+}
+
+# pg_new_tcp NAME [extra postgresql.conf lines...]: pg_new, and the server
+# also listens on 127.0.0.1 (loopback only) at its port, with trust for
+# 127.0.0.1 in pg_hba.conf.  TCP ports are shared with everything else on the
+# machine: a port of the harness's range that something already listens on
+# is passed over.
+pg_new_tcp() {
+	local name=$1
+	shift
+	while (: </dev/tcp/127.0.0.1/"$ULID_NEXT_PORT") 2>/dev/null; do
+		ULID_NEXT_PORT=$((ULID_NEXT_PORT + 1))
+	done
+	pg_new "$name" "listen_addresses = '127.0.0.1'" "$@" || return 1
+	sed -i '1i host all all 127.0.0.1/32 trust' "$ULID_WORK/$name/pg_hba.conf"
 }
 
 # pg_new_standby NAME PRIMARY: a streaming replica of the running server

@@ -1,47 +1,20 @@
 /*
- * A real client against the ulid extension: node-postgres (npm "pg") and
- * pg-copy-streams, over the unix socket of a server started by
- * test/scenarios/node_client.sh (PGHOST = the socket directory, PGPORT).
+ * node-postgres (npm "pg") and pg-copy-streams against the ulid extension,
+ * over 127.0.0.1 to a server started by test/scenarios/client_node.sh
+ * (PGPORT, PGDATABASE; see check.js).
  *
  * Prints one "ok - ..." or "not ok - ..." line per check; exits non-zero
  * when a check failed or the client stopped early.
  */
 'use strict';
 
-const { Client } = require('pg');
+const { Client, types } = require('pg');
 const { to: copyTo, from: copyFrom } = require('pg-copy-streams');
 const { pipeline } = require('node:stream/promises');
 const { Readable, Writable } = require('node:stream');
-
-const KNOWN = '01HTQW311N1KR5G0Y75M3EF00H';
-const KNOWN_HEX = '018eafc184350cf05803c72d06e78011';
-const KNOWN_UUID = '018eafc1-8435-0cf0-5803-c72d06e78011';
-const ULID_TEXT = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
-
-let failed = 0;
-
-function check(description, pass, detail) {
-	if (pass) {
-		console.log(`ok - ${description}`);
-	} else {
-		failed++;
-		console.log(`not ok - ${description}${detail === undefined ? '' : ` (${detail})`}`);
-	}
-}
-
-function checkEqual(description, expected, actual) {
-	check(description, expected === actual, `expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
-}
-
-/* the error a query raises, or null */
-async function errorOf(client, query, values) {
-	try {
-		await client.query(query, values);
-		return null;
-	} catch (e) {
-		return e;
-	}
-}
+const {
+	KNOWN, KNOWN_HEX, KNOWN_UUID, ULID_TEXT, connection, check, checkEqual, errorOf, expect, expectError, run,
+} = require('./check');
 
 /* COPY ... TO STDOUT as one Buffer */
 async function copyOut(client, sql) {
@@ -94,9 +67,8 @@ function parseBinaryCopy(buf) {
 }
 
 async function main() {
-	const client = new Client({ user: 'postgres', database: 'postgres' });
+	const client = new Client(connection);
 	await client.connect();
-	await client.query('CREATE EXTENSION IF NOT EXISTS ulid');
 	await client.query('CREATE TABLE items (id ulid PRIMARY KEY DEFAULT gen_ulid(), n int)');
 	const ulidOid = (await client.query("SELECT 'ulid'::regtype::oid AS oid")).rows[0].oid;
 
@@ -126,13 +98,35 @@ async function main() {
 	checkEqual('a uuid parameter cast explicitly ($1::uuid::ulid)', KNOWN, r.rows[0].id);
 	r = await client.query('SELECT $1::ulid::uuid AS u', [KNOWN]);
 	checkEqual('a ulid read as uuid ($1::ulid::uuid)', KNOWN_UUID, r.rows[0].u);
-	r = await client.query('SELECT n FROM items WHERE id = $1::uuid', [KNOWN_UUID]);
-	checkEqual('WHERE id = $1::uuid compares a uuid parameter with the ulid column (ulid = uuid)', 1, r.rows.length === 1 ? r.rows[0].n : null);
-	let e = await errorOf(client, 'INSERT INTO items (id) VALUES ($1::uuid)', [KNOWN_UUID]);
+	let e = await errorOf(client.query('INSERT INTO items (id) VALUES ($1::uuid)', [KNOWN_UUID]));
 	checkEqual('a uuid is not assigned to a ulid column without the cast (42804)', '42804', e && e.code);
 
+	await expect('WHERE id = $1::uuid with a UUID string (the ulid = uuid operator)', [{ n: 1 }],
+		client.query('SELECT n FROM items WHERE id = $1::uuid', [KNOWN_UUID]).then((q) => q.rows));
+	await expectError('a UUID-shaped string for a ulid is 22P02, with a hint naming ::uuid::ulid and ulid_parse',
+		'22P02', client.query('SELECT n FROM items WHERE id = $1', [KNOWN_UUID]), /HINT:.*::uuid::ulid.*ulid_parse/);
+	await expect('... ulid_parse($1) takes it', [{ n: 1 }],
+		client.query('SELECT n FROM items WHERE id = ulid_parse($1)', [KNOWN_UUID]).then((q) => q.rows));
+
+	/* a named (server-side prepared) statement, arrays, order */
+	for (const round of [1, 2]) {
+		await expect(`a named prepared statement, execution ${round}`, [{ n: 1 }],
+			client.query({ name: 'by-id', text: 'SELECT n FROM items WHERE id = $1', values: [KNOWN] }).then((q) => q.rows));
+	}
+	await expect('id = ANY($1) with a JS array', [{ c: 2 }],
+		client.query('SELECT count(*)::int AS c FROM items WHERE id = ANY($1)', [ids.slice(0, 2)]).then((q) => q.rows));
+	await expect('ORDER BY id is insertion order', ids,
+		client.query('SELECT id FROM items WHERE n >= 100 ORDER BY id').then((q) => q.rows.map((row) => row.id)));
+	const agg = 'SELECT array_agg(id ORDER BY id) AS a FROM items WHERE n IN (100, 101)';
+	await expect('array_agg(id) is the string {...} without a type parser', `{${ids[0]},${ids[1]}}`,
+		client.query(agg).then((q) => q.rows[0].a));
+	const ulidArrayOid = (await client.query("SELECT 'ulid[]'::regtype::oid AS oid")).rows[0].oid;
+	types.setTypeParser(ulidArrayOid, types.getTypeParser(1009));	/* parse ulid[] as text[] */
+	await expect('... an array of strings with types.setTypeParser(ulid[] OID, the text[] parser)', ids.slice(0, 2),
+		client.query(agg).then((q) => q.rows[0].a));
+
 	/* errors carry SQLSTATE, message, detail and hint through the protocol */
-	e = await errorOf(client, 'SELECT $1::ulid', ['01HTQW311I1KR5G0Y75M3EF00H']);
+	e = await errorOf(client.query('SELECT $1::ulid', ['01HTQW311I1KR5G0Y75M3EF00H']));
 	checkEqual('malformed text is SQLSTATE 22P02', '22P02', e && e.code);
 	checkEqual('... naming the value', 'invalid input syntax for type ulid: "01HTQW311I1KR5G0Y75M3EF00H"', e && e.message);
 	check('... with the reason in the detail and the fix in the hint',
@@ -141,10 +135,10 @@ async function main() {
 	/* a binary-format parameter (ulid_recv); node-postgres reads results as text */
 	r = await client.query('SELECT $1::ulid::text AS t', [Buffer.from(KNOWN_HEX, 'hex')]);
 	checkEqual('a 16-byte Buffer parameter (binary format) is the ULID', KNOWN, r.rows[0].t);
-	e = await errorOf(client, 'SELECT $1::ulid::text', [Buffer.from(KNOWN_HEX.slice(2), 'hex')]);
+	e = await errorOf(client.query('SELECT $1::ulid::text', [Buffer.from(KNOWN_HEX.slice(2), 'hex')]));
 	checkEqual('a 15-byte binary parameter is bad binary data (22P03), not a protocol violation', '22P03', e && e.code);
 	checkEqual('... naming the length it got', 'invalid binary length for type ulid: 15 bytes', e && e.message);
-	e = await errorOf(client, 'SELECT $1::ulid::text', [Buffer.from(KNOWN)]);
+	e = await errorOf(client.query('SELECT $1::ulid::text', [Buffer.from(KNOWN)]));
 	check('ULID text sent as a binary parameter (26 bytes) is 22P03 with a hint to send it as text',
 		e && e.code === '22P03' && /26 bytes/.test(e.message) && /text format/.test(e.hint), e && `${e.code} ${e.message} / ${e.hint}`);
 
@@ -173,9 +167,4 @@ async function main() {
 	await client.end();
 }
 
-main().then(() => {
-	process.exit(failed ? 1 : 0);
-}, (err) => {
-	console.log(`not ok - the client stopped: ${err.stack || err}`);
-	process.exit(1);
-});
+run('node-postgres', main);

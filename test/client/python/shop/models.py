@@ -1,0 +1,19 @@
+from django.db import models
+
+from .fields import ULIDField
+
+
+class Item(models.Model):
+    id = ULIDField(primary_key=True)
+    n = models.IntegerField()
+
+    class Meta:
+        app_label = 'shop'
+
+
+class Part(models.Model):
+    id = ULIDField(primary_key=True)
+    item = models.ForeignKey(Item, on_delete=models.CASCADE)
+
+    class Meta:
+        app_label = 'shop'

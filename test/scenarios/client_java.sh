@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# JDBC: pgjdbc from Debian's libpostgresql-jdbc-java with Debian's JDK (both
+# installed by test/deps.sh).  test/client/java/UlidJdbc.java is compiled with
+# javac and run against a server on 127.0.0.1; each "ok"/"not ok" line it
+# prints counts as one result.  A missing JDK or driver is a failure (never a
+# skip).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../lib.sh
+source "$here/../lib.sh"
+harness_attach
+
+jar=/usr/share/java/postgresql.jar
+if ! command -v javac >/dev/null || ! command -v java >/dev/null; then
+	not_ok "client_java: javac and java are installed (Debian package default-jdk-headless; test/deps.sh installs it)"
+	exit 1
+fi
+if [ ! -r "$jar" ]; then
+	not_ok "client_java: $jar exists (Debian package libpostgresql-jdbc-java; test/deps.sh installs it)"
+	exit 1
+fi
+build=$ULID_WORK/java
+mkdir -p "$build"
+if ! javac -Xlint:all -Werror -d "$build" -cp "$jar" "$ULID_ROOT/test/client/java/UlidJdbc.java" >"$build/javac.log" 2>&1; then
+	sed 's/^/# /' "$build/javac.log"
+	not_ok "client_java: UlidJdbc.java compiles"
+	exit 1
+fi
+echo "# pgjdbc $(dpkg-query -W -f='${Version}' libpostgresql-jdbc-java 2>/dev/null) ($(readlink -f "$jar")), $(javac -version 2>&1)"
+
+S=client_java
+if ! pg_new_tcp $S || ! pg_start $S; then
+	not_ok "client_java: server on 127.0.0.1 starts"
+	exit 1
+fi
+if ! psqlx $S -c "CREATE DATABASE jdbc" || ! ULID_DB=jdbc psqlx $S -c "CREATE EXTENSION ulid"; then
+	not_ok "client_java: database jdbc with the extension"
+	exit 1
+fi
+timeout 90 java -cp "$jar:$build" UlidJdbc "$(pg_port $S)" jdbc >"$build/out" 2>&1
+rc=$?
+relay_results pgjdbc "$build/out"
+[ $rc -eq 0 ] || not_ok "client_java: UlidJdbc exited with status $rc"
+pg_stop $S
