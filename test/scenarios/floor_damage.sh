@@ -94,14 +94,14 @@ damaged_round() {
 }
 
 repair() {
-	psqlx $S -c "SELECT ulid_floor_repair(ulid_time('$max_u') + interval '1 s')" 2>&1
+	psqlx $S -c "SELECT ulid_floor_repair(ulid_time('$max_u'))" 2>&1
 }
 repaired_checks() {
 	local name=$1 u sf
 	u=$(psqlx $S -c "SELECT gen_monotonic_ulid()")
 	sf=$(psqlx $S -c "SELECT snowflake_next('twitter', 1)")
 	check "$name: after the repair ids lie above the repair time and every id before" t \
-		"$(psqlx $S -c "SELECT '$u'::ulid > '$max_u'::ulid AND ulid_time('$u') > ulid_time('$max_u') + interval '1 s'
+		"$(psqlx $S -c "SELECT '$u'::ulid > '$max_u'::ulid AND ulid_time('$u') > ulid_time('$max_u')
 			AND $sf > $max_sf")"
 	check "$name: the file is rewritten in format version 2" "ulid floor 2" "$(head -1 "$floor_file")"
 	max_u=$(mint)
@@ -147,14 +147,15 @@ repair >/dev/null
 repaired_checks directory
 
 # a version 1 file (earlier builds) is read: ids go above its floor
+v1=$(($(psqlx $S -c "SELECT greatest(ulid_unix_ms('$max_u'), (extract(epoch FROM clock_timestamp()) * 1000)::bigint)") + 2000))
 pg_stop $S fast
-v1=$(($(date +%s) * 1000 + 2000))
 printf 'ulid floor 1\n%s\n' "$v1" >"$floor_file"
 pg_start $S
 check "version 1: read, ids lie at or above its floor" t \
 	"$(psqlx $S -c "SELECT ulid_unix_ms(gen_monotonic_ulid()) >= $v1")"
 check "version 1: rewritten as version 2" "ulid floor 2" "$(head -1 "$floor_file")"
-sleep 2 # until the clock passes that floor
+sleep 3 # until the clock passes that floor
+max_u=$(mint)
 
 # an error writing the file: a directory where the temporary file goes
 pg_stop $S fast
