@@ -94,8 +94,8 @@ ulid_floor_file_read(UlidFloorRead *out, size_t max_entries)
 				 (long long) sb.st_size, max_entries);
 		return;
 	}
-	buf = palloc(max_len + 1);
-	n = read(fd, buf, max_len + 1);
+	buf = palloc((size_t) sb.st_size + 1);
+	n = read(fd, buf, (size_t) sb.st_size + 1);	/* one more: a file that grew */
 	if (n < 0)
 	{
 		int			save_errno = errno;

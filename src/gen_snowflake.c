@@ -42,10 +42,13 @@
  * it and spins the rest, so a session minting at a layout's cap keeps pace
  * with the clock without burning a core; a longer one sleeps on the latch.
  *
- * The restart floor stands in for the clock while it lies ahead, so after
- * a restart ids are issued at once from the floor, on its tick and the
- * allowance after it; beyond, the waits are for the real clock and bounded
- * by the policy like any other.
+ * The state's base_ms (the restart floor, or an advanced state's own floor
+ * after a restart) stands in for the clock while it lies ahead, so after a
+ * restart ids are issued at once from it, on its tick and the allowance
+ * after it; beyond, the waits are for the real clock and bounded by the
+ * policy like any other.  An advance within a run moves the words, not
+ * base_ms: ids then follow the policy against the real clock, and when it
+ * fails the error names the advance (and snowflake_reset()).
  *
  * The view counts borrows (ids on a tick starting after the clock), waits
  * (calls that waited, for the clock or the floor) and failures.
@@ -499,16 +502,16 @@ snowflake_advance(PG_FUNCTION_ARGS)
 	}
 	ms = tick_start(l, unit_ms, tick) + unit_ms - 1;
 
+	st = get_state(l, node, &inc, false);
 	for (;;)
 	{
 		bool		moved = false;
 
-		st = get_state(l, node, &inc, false);
 		SpinLockAcquire(&st->mutex);
 		if (ulid_state_stale(st, inc))
 		{
 			SpinLockRelease(&st->mutex);
-			(void) get_state(l, node, &inc, true);
+			st = get_state(l, node, &inc, true);
 			continue;
 		}
 		if (st->valid && (tick < (int64) st->word[W_TICK] ||
@@ -541,6 +544,7 @@ snowflake_advance(PG_FUNCTION_ARGS)
 		SpinLockRelease(&st->mutex);
 		if (moved)
 			PG_RETURN_VOID();
+		st = get_state(l, node, &inc, true);	/* reclaimed meanwhile */
 	}
 }
 

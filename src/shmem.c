@@ -589,6 +589,13 @@ get_shared(void)
 
 /* ---- finding and creating states --------------------------------------- */
 
+/* A state nobody has used for ULID_IDLE_MS, which may be reclaimed. */
+static inline bool
+is_idle(const UlidGenState *st, int64 now)
+{
+	return !st->advanced && st->last_ms < now - ULID_IDLE_MS;
+}
+
 /*
  * An idle slot to reclaim (of owner, unless InvalidOid), found without the
  * table lock: a hint the caller verifies.  -1 if none.
@@ -604,9 +611,9 @@ find_idle(UlidSharedHeader *hdr, Oid owner, int64 now, uint32 *incarnation)
 		uint32		i = (start + k) % n;
 		UlidGenState *st = SLOT(hdr, i);
 
-		if (i == 0 || st->advanced || (owner != InvalidOid && st->owner != owner))
+		if (i == 0 || (owner != InvalidOid && st->owner != owner))
 			continue;
-		if (st->last_ms < now - ULID_IDLE_MS)
+		if (is_idle(st, now))
 		{
 			pg_atomic_write_u32(&hdr->hand, i + 1);
 			*incarnation = st->incarnation;
@@ -687,8 +694,7 @@ ulid_state_get(UlidStateKind kind, const uint8 key[ULID_STATE_KEY_BYTES],
 			UlidGenState *victim = SLOT(hdr, idle);
 
 			SpinLockAcquire(&victim->mutex);
-			if (victim->incarnation == idle_inc && !victim->advanced &&
-				victim->last_ms < now - ULID_IDLE_MS)
+			if (victim->incarnation == idle_inc && is_idle(victim, now))
 			{
 				if (victim->valid)
 					hdr->reclaimed_ms = Max(hdr->reclaimed_ms, victim->last_ms + 1);
@@ -749,15 +755,34 @@ check_damaged(UlidSharedHeader *hdr)
 			 errhint("A superuser repairs it with a time after every id any generator of this server issued: SELECT ulid_floor_repair(now() + interval '1 minute'); if the clock was never set back, or the largest stored id's time.")));
 }
 
-/* Acquire the writer's try-lock, or with !wait return false when busy. */
+/* The floor that covers st's ids: its own (own) or the server-wide one. */
+static int64
+floor_of(UlidSharedHeader *hdr, UlidGenState *st, bool own)
+{
+	int64		v;
+
+	if (!own)
+		return (int64) pg_atomic_read_u64(&hdr->durable_ms);
+	SpinLockAcquire(&st->mutex);
+	v = st->own_floor;
+	SpinLockRelease(&st->mutex);
+	return v;
+}
+
+/*
+ * Acquire the writer's try-lock.  With st, return false instead once the
+ * floor floor_of(st, own) exceeds needed; without wait, also when another
+ * backend holds it.
+ */
 static bool
-acquire_writing(UlidSharedHeader *hdr, bool wait, int64 *watch, int64 needed)
+acquire_writing(UlidSharedHeader *hdr, bool wait, UlidGenState *st, bool own,
+				int64 needed)
 {
 	for (;;)
 	{
 		uint32		expected = 0;
 
-		if (watch != NULL && *(volatile int64 *) watch > needed)
+		if (st != NULL && floor_of(hdr, st, own) > needed)
 			return false;
 		if (pg_atomic_compare_exchange_u32(&hdr->writing, &expected, 1))
 			return true;
@@ -848,16 +873,14 @@ ulid_floor_reserve(UlidGenState *st, int64 ms, bool own, bool wait)
 
 	/* the floor is far enough when it exceeds ms (wait) or ms + reserve/2 */
 	int64		needed = wait ? ms : ms + ULID_FLOOR_RESERVE_MS / 2;
-	int64	   *watch = own ? &st->own_floor : (int64 *) &hdr->durable_ms.value;
-
 	check_damaged(hdr);
-	if (!acquire_writing(hdr, wait, watch, needed))
+	if (!acquire_writing(hdr, wait, st, own, needed))
 		return;					/* far enough, or another backend writes */
 
 	/* this backend is the writer */
 	PG_TRY();
 	{
-		if (*(volatile int64 *) watch <= needed)
+		if (floor_of(hdr, st, own) <= needed)
 		{
 			int64		durable = (int64) pg_atomic_read_u64(&hdr->durable_ms);
 
@@ -882,7 +905,7 @@ ulid_state_reset(UlidGenState *st, uint32 incarnation, int64 *own_floor)
 	UlidSharedHeader *hdr = get_shared();
 	bool		was = false;
 
-	(void) acquire_writing(hdr, true, NULL, 0);
+	(void) acquire_writing(hdr, true, NULL, false, 0);
 	PG_TRY();
 	{
 		SpinLockAcquire(&st->mutex);
@@ -936,7 +959,7 @@ ulid_floor_repair(PG_FUNCTION_ARGS)
 	floor = above_ms + 1;
 	hdr = get_shared();
 
-	(void) acquire_writing(hdr, true, NULL, 0);
+	(void) acquire_writing(hdr, true, NULL, false, 0);
 	PG_TRY();
 	{
 		int64		durable = (int64) pg_atomic_read_u64(&hdr->durable_ms);

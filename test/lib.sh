@@ -13,6 +13,7 @@
 #   ok/not_ok/check         count results (ok or not ok lines)
 #   relay_results PREFIX FILE  count a client program's ok / not ok lines
 #   wait_until SECS cmd...  poll a command until it succeeds
+#   sql_error NAME SQL      the SQLSTATE|message|detail|hint an expression raises
 # Every server started is stopped on exit, also on failure.
 
 ULID_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -239,6 +240,16 @@ count_results() {
 }
 
 # wait_until SECONDS command...: poll the command every 0.1 s until it
+# sql_error NAME SQL [psql args...]: "SQLSTATE|message|detail|hint" of the
+# error evaluating the expression SQL raises on server NAME, or "ok"
+sql_error() {
+	local name=$1 expr=$2
+	shift 2
+	psqlx "$name" "$@" -c "DO \$\$ DECLARE st text; msg text; det text; hnt text; BEGIN PERFORM ($expr); RAISE NOTICE 'ok';
+		EXCEPTION WHEN OTHERS THEN GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL, hnt = PG_EXCEPTION_HINT;
+		RAISE NOTICE '%|%|%|%', st, msg, det, hnt; END \$\$" 2>&1 | sed -n 's/^.*NOTICE: *//p'
+}
+
 # succeeds (status 0) or SECONDS pass (status 1)
 wait_until() {
 	local tries=$(($1 * 10))

@@ -41,12 +41,7 @@ else
 	not_ok "floor damage: a new cluster's missing file is logged"
 fi
 
-# error_fields SQL: SQLSTATE | message | detail | hint
-error_fields() {
-	psqlx $S -c "DO \$\$ DECLARE st text; msg text; det text; hnt text; BEGIN PERFORM ($1); RAISE NOTICE 'ok';
-		EXCEPTION WHEN OTHERS THEN GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL, hnt = PG_EXCEPTION_HINT;
-		RAISE NOTICE '%|%|%|%', st, msg, det, hnt; END \$\$" 2>&1 | sed -n 's/^.*NOTICE: *//p'
-}
+error_fields() { sql_error $S "$1"; }
 
 mint() {
 	psqlx $S -c "SELECT max(u) FROM (SELECT gen_monotonic_ulid() AS u FROM generate_series(1, 1000)) s"

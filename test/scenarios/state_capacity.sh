@@ -32,12 +32,8 @@ as() {
 	shift
 	psqlx $S -U "$role" "$@"
 }
-# fields ROLE SQL: SQLSTATE|message|hint of the error SQL raises, or ok
-fields() {
-	as "$1" -c "DO \$\$ DECLARE st text; msg text; hnt text; BEGIN PERFORM ($2); RAISE NOTICE 'ok';
-		EXCEPTION WHEN OTHERS THEN GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, hnt = PG_EXCEPTION_HINT;
-		RAISE NOTICE '%|%|%', st, msg, hnt; END \$\$" 2>&1 | sed -n 's/^.*NOTICE: *//p'
-}
+# fields ROLE SQL: the error SQL raises for ROLE (sql_error)
+fields() { sql_error $S "$2" -U "$1"; }
 # layouts N FROM: N distinct custom layouts (one epoch each) from epoch FROM
 epochs() {
 	echo "format('custom(time=41:ms:%s, fields=n:10, sequence=12)', 1500000000000 + $2 + g)::snowflake_layout
