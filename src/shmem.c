@@ -218,7 +218,7 @@ static struct
 }			kinds[ULID_STATE_KINDS];
 
 static uint32
-index_size_for(uint32 capacity)
+state_index_size_for(uint32 capacity)
 {
 	return pg_nextpower2_32(capacity * 2);
 }
@@ -226,7 +226,7 @@ index_size_for(uint32 capacity)
 static Size
 shared_size(uint32 capacity)
 {
-	uint32		isize = index_size_for(capacity);
+	uint32		isize = state_index_size_for(capacity);
 	Size		sz = HEADER_SIZE;
 
 	sz = add_size(sz, mul_size(capacity, sizeof(UlidSlot)));
@@ -251,7 +251,7 @@ role_hash(const UlidSharedHeader *hdr, Oid role)
 
 /* The slot of (kind, key), or -1. */
 static int
-index_find(UlidSharedHeader *hdr, uint32 kind, const uint8 *key, uint32 h)
+state_index_find(UlidSharedHeader *hdr, uint32 kind, const uint8 *key, uint32 h)
 {
 	uint32	   *idx = INDEX(hdr);
 	uint32		mask = hdr->index_size - 1;
@@ -270,7 +270,7 @@ index_find(UlidSharedHeader *hdr, uint32 kind, const uint8 *key, uint32 h)
 }
 
 static void
-index_insert(UlidSharedHeader *hdr, int slot)
+state_index_insert(UlidSharedHeader *hdr, int slot)
 {
 	uint32	   *idx = INDEX(hdr);
 	uint32		mask = hdr->index_size - 1;
@@ -305,7 +305,7 @@ index_insert(UlidSharedHeader *hdr, int slot)
 	} while (0)
 
 static void
-index_delete(UlidSharedHeader *hdr, int slot)
+state_index_delete(UlidSharedHeader *hdr, int slot)
 {
 	uint32	   *idx = INDEX(hdr);
 	uint32		mask = hdr->index_size - 1;
@@ -394,7 +394,7 @@ new_slot(UlidSharedHeader *hdr, uint32 kind, const uint8 *key, uint32 h,
 	SpinLockInit(&st->mutex);
 	st->incarnation = 0;
 	fill_slot(st, kind, key, h, owner, base_ms, now);
-	index_insert(hdr, (int) hdr->nused);
+	state_index_insert(hdr, (int) hdr->nused);
 	role_add(hdr, owner, 1);
 	hdr->nused++;
 	return st;
@@ -416,7 +416,7 @@ init_shared(UlidSharedHeader *hdr, uint32 capacity)
 	hdr->version = ULID_SHMEM_VERSION;
 	hdr->size = shared_size(capacity);
 	hdr->capacity = capacity;
-	hdr->index_size = index_size_for(capacity);
+	hdr->index_size = state_index_size_for(capacity);
 	if (!pg_strong_random(&hdr->seed, sizeof(hdr->seed)))
 		hdr->seed = (uint64) now ^ ((uint64) MyProcPid << 32);
 	SpinLockInit(&hdr->table_lock);
@@ -458,7 +458,7 @@ init_shared(UlidSharedHeader *hdr, uint32 capacity)
 			if (e->kind == 0 || e->kind >= ULID_STATE_KINDS || (int64) e->ms <= floor)
 				continue;		/* unknown kind, or overtaken */
 			h = key_hash(hdr, e->kind, e->key);
-			slot = index_find(hdr, e->kind, e->key, h);
+			slot = state_index_find(hdr, e->kind, e->key, h);
 			st = slot >= 0 ? SLOT(hdr, slot) :
 				new_slot(hdr, e->kind, e->key, h, InvalidOid, floor, now);
 			st->base_ms = Max(st->base_ms, (int64) e->ms);
@@ -663,7 +663,7 @@ ulid_state_get(UlidStateKind kind, const uint8 key[ULID_STATE_KEY_BYTES],
 		UlidGenState *st = NULL;
 
 		SpinLockAcquire(&hdr->table_lock);
-		slot = index_find(hdr, kind, key, h);
+		slot = state_index_find(hdr, kind, key, h);
 		if (slot >= 0)
 		{
 			st = SLOT(hdr, slot);
@@ -689,7 +689,7 @@ ulid_state_get(UlidStateKind kind, const uint8 key[ULID_STATE_KEY_BYTES],
 			report_full(hdr, quota, role, held);
 
 		SpinLockAcquire(&hdr->table_lock);
-		if (index_find(hdr, kind, key, h) < 0)
+		if (state_index_find(hdr, kind, key, h) < 0)
 		{
 			UlidGenState *victim = SLOT(hdr, idle);
 
@@ -698,12 +698,12 @@ ulid_state_get(UlidStateKind kind, const uint8 key[ULID_STATE_KEY_BYTES],
 			{
 				if (victim->valid)
 					hdr->reclaimed_ms = Max(hdr->reclaimed_ms, victim->last_ms + 1);
-				index_delete(hdr, idle);
+				state_index_delete(hdr, idle);
 				role_add(hdr, victim->owner, -1);
 				victim->incarnation++;
 				fill_slot(victim, kind, key, h, role,
 						  Max(hdr->start_ms, hdr->reclaimed_ms), now);
-				index_insert(hdr, idle);
+				state_index_insert(hdr, idle);
 				role_add(hdr, role, 1);
 				pg_atomic_fetch_add_u64(&hdr->reclaims, 1);
 				st = victim;
