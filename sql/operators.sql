@@ -64,9 +64,45 @@ SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
 EXPLAIN (COSTS OFF) SELECT min(u), max(u) FROM ops_t;
 SELECT min(u), max(u) FROM ops_t;
+-- the workers alone (the leader only combines): each worker's state is
+-- serialized, deserialized and combined; a worker that sees only NULLs or
+-- no rows sends no state
+SET parallel_leader_participation = off;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT min(u), max(u) FROM ops_t;
+SELECT min(u), max(u) FROM ops_t;
+SELECT min(u) IS NULL AND max(u) IS NULL AS empty_is_null FROM ops_t WHERE false;
+RESET parallel_leader_participation;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
+
+-- NULLs are skipped; only NULLs give NULL
+SELECT min(u), max(u) FROM (VALUES (NULL::ulid), ('01HTQW311N1KR5G0Y75M3EF00H'), (NULL),
+                                   ('01HTQW311N1KR5G0Y75M3EF00G'), ('01HTQW311N1KR5G0Y75M3EF00J')) v(u);
+SELECT min(u) IS NULL AND max(u) IS NULL AS only_nulls_is_null FROM (VALUES (NULL::ulid), (NULL)) v(u);
+-- one state per group, hashed and sorted, against the first of each group's
+-- sorted values
+SET enable_sort = off;
+EXPLAIN (COSTS OFF) SELECT get_byte(u::bytea, 15) % 3, min(u), max(u) FROM ops_t GROUP BY 1;
+SELECT count(*) AS groups,
+       count(*) FILTER (WHERE mn IS DISTINCT FROM first_u OR mx IS DISTINCT FROM last_u) AS wrong
+FROM (SELECT min(u) AS mn, max(u) AS mx, (array_agg(u ORDER BY u))[1] AS first_u,
+             (array_agg(u ORDER BY u DESC))[1] AS last_u
+      FROM ops_t GROUP BY get_byte(u::bytea, 15) % 3) g;
+RESET enable_sort;
+SET enable_hashagg = off;
+SELECT count(*) AS groups,
+       count(*) FILTER (WHERE mn IS DISTINCT FROM first_u OR mx IS DISTINCT FROM last_u) AS wrong
+FROM (SELECT min(u) AS mn, max(u) AS mx, (array_agg(u ORDER BY u))[1] AS first_u,
+             (array_agg(u ORDER BY u DESC))[1] AS last_u
+      FROM ops_t GROUP BY get_byte(u::bytea, 15) % 3) g;
+RESET enable_hashagg;
+-- as window aggregates (the state function runs per frame row)
+SELECT count(*) FILTER (WHERE running_max IS DISTINCT FROM u) AS wrong_running_max
+FROM (SELECT u, max(u) OVER (ORDER BY u) AS running_max FROM ops_t) w;
+-- the support functions take and return internal: SQL cannot call them
+SELECT ulid_min_trans(NULL::internal, '01HTQW311N1KR5G0Y75M3EF00H');
+SELECT ulid_minmax_deserialize('\x0102'::bytea, NULL::internal);
 
 DROP TABLE ops_t;

@@ -176,23 +176,137 @@ ulid_to_bytea(PG_FUNCTION_ARGS)
 	PG_RETURN_BYTEA_P(b);
 }
 
-/* Transition and combine functions of max(ulid) and min(ulid) */
-PG_FUNCTION_INFO_V1(ulid_larger);
-Datum
-ulid_larger(PG_FUNCTION_ARGS)
-{
-	pg_ulid_t  *a = PG_GETARG_ULID_P(0);
-	pg_ulid_t  *b = PG_GETARG_ULID_P(1);
+/*
+ * max(ulid) and min(ulid).  The state is internal: a pg_ulid_t in the
+ * aggregate's memory context, NULL before the first non-NULL value, updated
+ * in place.  An internal state (a pseudo-type) is what makes Citus push
+ * min(id) / max(id) to each shard as themselves (its built-in min/max
+ * handling, by name), where the SORTOP rewrite reads the shard's index;
+ * with a plain ulid state and a combine function Citus would send
+ * worker_partial_agg() instead, which scans every shard in full.  The
+ * combine, serial and deserial functions keep partial (parallel)
+ * aggregation on PostgreSQL.
+ */
 
-	PG_RETURN_ULID_P(memcmp(a->data, b->data, ULID_BYTES) >= 0 ? a : b);
+/* keep into state (or a new state when it is NULL) the value that wins */
+static Datum
+minmax_keep(FunctionCallInfo fcinfo, const pg_ulid_t *v, int sign)
+{
+	MemoryContext aggcontext;
+	pg_ulid_t  *state;
+
+	if (!AggCheckCallContext(fcinfo, &aggcontext))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s called in a non-aggregate context", "ulid min/max support function"),
+				 errdetail("It is the state function of the min(ulid) and max(ulid) aggregates."),
+				 errhint("Call min(ulid) or max(ulid) instead.")));
+	if (PG_ARGISNULL(0))
+	{
+		state = (pg_ulid_t *) MemoryContextAlloc(aggcontext, sizeof(pg_ulid_t));
+		*state = *v;
+		PG_RETURN_POINTER(state);
+	}
+	state = (pg_ulid_t *) PG_GETARG_POINTER(0);
+	if (memcmp(v->data, state->data, ULID_BYTES) * sign > 0)
+		*state = *v;
+	PG_RETURN_POINTER(state);
 }
 
-PG_FUNCTION_INFO_V1(ulid_smaller);
-Datum
-ulid_smaller(PG_FUNCTION_ARGS)
+/* state function: (state, value); sign +1 keeps the larger, -1 the smaller */
+static Datum
+minmax_trans(FunctionCallInfo fcinfo, int sign)
 {
-	pg_ulid_t  *a = PG_GETARG_ULID_P(0);
-	pg_ulid_t  *b = PG_GETARG_ULID_P(1);
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	return minmax_keep(fcinfo, PG_GETARG_ULID_P(1), sign);
+}
 
-	PG_RETURN_ULID_P(memcmp(a->data, b->data, ULID_BYTES) <= 0 ? a : b);
+/* combine function: (state, state) */
+static Datum
+minmax_combine(FunctionCallInfo fcinfo, int sign)
+{
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	return minmax_keep(fcinfo, (pg_ulid_t *) PG_GETARG_POINTER(1), sign);
+}
+
+PG_FUNCTION_INFO_V1(ulid_max_trans);
+Datum
+ulid_max_trans(PG_FUNCTION_ARGS)
+{
+	return minmax_trans(fcinfo, 1);
+}
+
+PG_FUNCTION_INFO_V1(ulid_min_trans);
+Datum
+ulid_min_trans(PG_FUNCTION_ARGS)
+{
+	return minmax_trans(fcinfo, -1);
+}
+
+PG_FUNCTION_INFO_V1(ulid_max_combine);
+Datum
+ulid_max_combine(PG_FUNCTION_ARGS)
+{
+	return minmax_combine(fcinfo, 1);
+}
+
+PG_FUNCTION_INFO_V1(ulid_min_combine);
+Datum
+ulid_min_combine(PG_FUNCTION_ARGS)
+{
+	return minmax_combine(fcinfo, -1);
+}
+
+/* final function (strict: a NULL state is a NULL result) */
+PG_FUNCTION_INFO_V1(ulid_minmax_final);
+Datum
+ulid_minmax_final(PG_FUNCTION_ARGS)
+{
+	pg_ulid_t  *r = (pg_ulid_t *) palloc(sizeof(pg_ulid_t));
+
+	*r = *(pg_ulid_t *) PG_GETARG_POINTER(0);
+	PG_RETURN_ULID_P(r);
+}
+
+/* serial function: the state's 16 bytes, for parallel workers */
+PG_FUNCTION_INFO_V1(ulid_minmax_serialize);
+Datum
+ulid_minmax_serialize(PG_FUNCTION_ARGS)
+{
+	pg_ulid_t  *state = (pg_ulid_t *) PG_GETARG_POINTER(0);
+	bytea	   *b = (bytea *) palloc(VARHDRSZ + ULID_BYTES);
+
+	SET_VARSIZE(b, VARHDRSZ + ULID_BYTES);
+	memcpy(VARDATA(b), state->data, ULID_BYTES);
+	PG_RETURN_BYTEA_P(b);
+}
+
+/* deserial function: (bytes, dummy); the combine function copies the state */
+PG_FUNCTION_INFO_V1(ulid_minmax_deserialize);
+Datum
+ulid_minmax_deserialize(PG_FUNCTION_ARGS)
+{
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+	pg_ulid_t  *state;
+
+	if (VARSIZE_ANY_EXHDR(b) != ULID_BYTES)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid min/max state of type %s: %d bytes", "ulid",
+						(int) VARSIZE_ANY_EXHDR(b)),
+				 errdetail("A serialized min(ulid) or max(ulid) state is exactly %d bytes.", ULID_BYTES),
+				 errhint("Only the min(ulid) and max(ulid) aggregates call this function.")));
+	state = (pg_ulid_t *) palloc(sizeof(pg_ulid_t));
+	memcpy(state->data, VARDATA_ANY(b), ULID_BYTES);
+	PG_RETURN_POINTER(state);
 }
