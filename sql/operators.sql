@@ -81,23 +81,24 @@ RESET max_parallel_workers_per_gather;
 SELECT min(u), max(u) FROM (VALUES (NULL::ulid), ('01HTQW311N1KR5G0Y75M3EF00H'), (NULL),
                                    ('01HTQW311N1KR5G0Y75M3EF00G'), ('01HTQW311N1KR5G0Y75M3EF00J')) v(u);
 SELECT min(u) IS NULL AND max(u) IS NULL AS only_nulls_is_null FROM (VALUES (NULL::ulid), (NULL)) v(u);
--- one state per group, hashed and sorted, against the first of each group's
--- sorted values
+-- one state per group, hashed and sorted, against the first and last of each
+-- group's sorted values
+CREATE TEMP VIEW minmax_groups AS
+SELECT count(*) AS groups,
+       count(*) FILTER (WHERE mn IS DISTINCT FROM first_u OR mx IS DISTINCT FROM last_u) AS wrong
+FROM (SELECT get_byte(u::bytea, 15) % 3 AS k, min(u) AS mn, max(u) AS mx FROM ops_t GROUP BY 1) m
+JOIN (SELECT get_byte(u::bytea, 15) % 3 AS k, (array_agg(u ORDER BY u))[1] AS first_u,
+             (array_agg(u ORDER BY u DESC))[1] AS last_u
+      FROM ops_t GROUP BY 1) f USING (k);
 SET enable_sort = off;
 EXPLAIN (COSTS OFF) SELECT get_byte(u::bytea, 15) % 3, min(u), max(u) FROM ops_t GROUP BY 1;
-SELECT count(*) AS groups,
-       count(*) FILTER (WHERE mn IS DISTINCT FROM first_u OR mx IS DISTINCT FROM last_u) AS wrong
-FROM (SELECT min(u) AS mn, max(u) AS mx, (array_agg(u ORDER BY u))[1] AS first_u,
-             (array_agg(u ORDER BY u DESC))[1] AS last_u
-      FROM ops_t GROUP BY get_byte(u::bytea, 15) % 3) g;
+SELECT * FROM minmax_groups;
 RESET enable_sort;
 SET enable_hashagg = off;
-SELECT count(*) AS groups,
-       count(*) FILTER (WHERE mn IS DISTINCT FROM first_u OR mx IS DISTINCT FROM last_u) AS wrong
-FROM (SELECT min(u) AS mn, max(u) AS mx, (array_agg(u ORDER BY u))[1] AS first_u,
-             (array_agg(u ORDER BY u DESC))[1] AS last_u
-      FROM ops_t GROUP BY get_byte(u::bytea, 15) % 3) g;
+EXPLAIN (COSTS OFF) SELECT get_byte(u::bytea, 15) % 3, min(u), max(u) FROM ops_t GROUP BY 1;
+SELECT * FROM minmax_groups;
 RESET enable_hashagg;
+DROP VIEW minmax_groups;
 -- as window aggregates (the state function runs per frame row)
 SELECT count(*) FILTER (WHERE running_max IS DISTINCT FROM u) AS wrong_running_max
 FROM (SELECT u, max(u) OVER (ORDER BY u) AS running_max FROM ops_t) w;

@@ -379,10 +379,11 @@ CREATE FUNCTION ulid_min_combine(internal, internal) RETURNS internal
     AS 'MODULE_PATHNAME', 'ulid_min_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION ulid_minmax_final(internal) RETURNS ulid
     AS 'MODULE_PATHNAME', 'ulid_minmax_final' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+-- the state is a ulid: its 16 bytes are the serialized state
 CREATE FUNCTION ulid_minmax_serialize(internal) RETURNS bytea
-    AS 'MODULE_PATHNAME', 'ulid_minmax_serialize' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'ulid_to_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION ulid_minmax_deserialize(bytea, internal) RETURNS internal
-    AS 'MODULE_PATHNAME', 'ulid_minmax_deserialize' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'ulid_from_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION ulid_max_trans(internal, ulid) IS 'state function of max(ulid)';
 COMMENT ON FUNCTION ulid_min_trans(internal, ulid) IS 'state function of min(ulid)';
 COMMENT ON FUNCTION ulid_max_combine(internal, internal) IS 'combine function of max(ulid) (parallel aggregation)';

@@ -185,7 +185,8 @@ ulid_to_bytea(PG_FUNCTION_ARGS)
  * with a plain ulid state and a combine function Citus would send
  * worker_partial_agg() instead, which scans every shard in full.  The
  * combine, serial and deserial functions keep partial (parallel)
- * aggregation on PostgreSQL.
+ * aggregation on PostgreSQL; the serial and deserial functions are
+ * ulid_to_bytea and ulid_from_bytea (the state is a pg_ulid_t).
  */
 
 /* keep into state (or a new state when it is NULL) the value that wins */
@@ -276,37 +277,4 @@ ulid_minmax_final(PG_FUNCTION_ARGS)
 
 	*r = *(pg_ulid_t *) PG_GETARG_POINTER(0);
 	PG_RETURN_ULID_P(r);
-}
-
-/* serial function: the state's 16 bytes, for parallel workers */
-PG_FUNCTION_INFO_V1(ulid_minmax_serialize);
-Datum
-ulid_minmax_serialize(PG_FUNCTION_ARGS)
-{
-	pg_ulid_t  *state = (pg_ulid_t *) PG_GETARG_POINTER(0);
-	bytea	   *b = (bytea *) palloc(VARHDRSZ + ULID_BYTES);
-
-	SET_VARSIZE(b, VARHDRSZ + ULID_BYTES);
-	memcpy(VARDATA(b), state->data, ULID_BYTES);
-	PG_RETURN_BYTEA_P(b);
-}
-
-/* deserial function: (bytes, dummy); the combine function copies the state */
-PG_FUNCTION_INFO_V1(ulid_minmax_deserialize);
-Datum
-ulid_minmax_deserialize(PG_FUNCTION_ARGS)
-{
-	bytea	   *b = PG_GETARG_BYTEA_PP(0);
-	pg_ulid_t  *state;
-
-	if (VARSIZE_ANY_EXHDR(b) != ULID_BYTES)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("invalid min/max state of type %s: %d bytes", "ulid",
-						(int) VARSIZE_ANY_EXHDR(b)),
-				 errdetail("A serialized min(ulid) or max(ulid) state is exactly %d bytes.", ULID_BYTES),
-				 errhint("Only the min(ulid) and max(ulid) aggregates call this function.")));
-	state = (pg_ulid_t *) palloc(sizeof(pg_ulid_t));
-	memcpy(state->data, VARDATA_ANY(b), ULID_BYTES);
-	PG_RETURN_POINTER(state);
 }

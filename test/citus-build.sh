@@ -116,5 +116,5 @@ make "${llvm[@]}" install >make-install.out 2>&1 || {
 	echo "citus-build: make install failed (see $src/make-install.out)" >&2
 	exit 1
 }
-echo "citus-build: installed $("$PG_CONFIG" --pkglibdir)/citus.so and" \
-	"$("$PG_CONFIG" --sharedir)/extension/citus.control (Citus $version)"
+echo "citus-build: installed ${DESTDIR:-}$("$PG_CONFIG" --pkglibdir)/citus.so and" \
+	"${DESTDIR:-}$("$PG_CONFIG" --sharedir)/extension/citus.control (Citus $version)"
