@@ -32,7 +32,7 @@ fi
 
 # --- the cluster ------------------------------------------------------------
 # node ids: coordinator 1, workers 2 and 3, the worker added later 4
-conf=("citus.node_conninfo = 'sslmode=disable'" "max_connections = 100")
+conf=("citus.node_conninfo = 'sslmode=disable'" "citus.shard_count = 8" "max_connections = 100")
 C=citus_c W1=citus_w1 W2=citus_w2 W3=citus_w3
 node_id=1
 for n in $C $W1 $W2 $W3; do
@@ -65,7 +65,6 @@ echo "# $(q 'SELECT citus_version()')"
 q "SELECT citus_set_coordinator_host('127.0.0.1', $(pg_port $C))" >/dev/null
 check "citus: two workers join the coordinator" "t|t" \
 	"$(q "SELECT citus_add_node('127.0.0.1', $(pg_port $W1)) > 0, citus_add_node('127.0.0.1', $(pg_port $W2)) > 0")"
-q "SET citus.shard_count = 8; ALTER SYSTEM SET citus.shard_count = 8; SELECT pg_reload_conf()" >/dev/null
 check "citus: CREATE EXTENSION ulid on the coordinator creates it on every worker" "1.0,1.0" \
 	"$(q "CREATE EXTENSION ulid" >/dev/null; q "SELECT string_agg(result, ',') FROM run_command_on_workers(\$\$SELECT extversion FROM pg_extension WHERE extname = 'ulid'\$\$)")"
 check "citus: every node has its own ulid.node_id" "1,2,3" \
