@@ -127,6 +127,16 @@ check "citus: every source row was copied once" \
 	"$(q "SELECT md5(string_agg(id::text, ',' ORDER BY id)) FROM events")" \
 	"$(q "SELECT md5(string_agg(src::text, ',' ORDER BY src)) FROM sf WHERE how = 'select'")"
 
+# a worker without a node id fails such a statement (so every node needs one)
+psqlx $W1 -c "ALTER SYSTEM SET ulid.node_id = -1" -c "SELECT pg_reload_conf()" >/dev/null
+wait_until 10 test "$(psqlx $W1 -c "SHOW ulid.node_id")" = -1
+check "citus: INSERT ... SELECT fails with 55000 on a worker without ulid.node_id" "1|20102" \
+	"$(q "\\set VERBOSITY verbose
+	INSERT INTO sf(src, how) SELECT id, 'unset' FROM events" | grep -c '^ERROR:  55000: this server has no node id for Snowflake ids')|$(q "SELECT count(*) FROM sf")"
+psqlx $W1 -c "ALTER SYSTEM RESET ulid.node_id" -c "SELECT pg_reload_conf()" >/dev/null
+wait_until 10 test "$(q "SELECT string_agg(result, ',' ORDER BY result) FROM run_command_on_all_nodes('SHOW ulid.node_id')")" = "1,2,3" ||
+	not_ok "citus: worker 1 has its node id 2 again"
+
 # a prepared statement with a ulid parameter runs; EXPLAIN EXECUTE cannot
 # show its remote plan (Citus sends a non-built-in parameter type as unknown)
 out=$(q "PREPARE by_id(ulid) AS SELECT n FROM events WHERE id = \$1;
