@@ -369,14 +369,15 @@ COMMENT ON OPERATOR FAMILY ulid_bloom_ops USING brin IS 'BRIN bloom of ulid';
 -- does that for an extension aggregate with a combine function and a
 -- non-pseudo state).  COMBINEFUNC, SERIALFUNC and DESERIALFUNC keep
 -- parallel (partial) aggregation; SSPACE tells the planner the state is small.
+-- The state and combine functions of each are one C function.
 CREATE FUNCTION ulid_max_trans(internal, ulid) RETURNS internal
-    AS 'MODULE_PATHNAME', 'ulid_max_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'ulid_max_step' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION ulid_min_trans(internal, ulid) RETURNS internal
-    AS 'MODULE_PATHNAME', 'ulid_min_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'ulid_min_step' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION ulid_max_combine(internal, internal) RETURNS internal
-    AS 'MODULE_PATHNAME', 'ulid_max_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'ulid_max_step' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION ulid_min_combine(internal, internal) RETURNS internal
-    AS 'MODULE_PATHNAME', 'ulid_min_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'ulid_min_step' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 CREATE FUNCTION ulid_minmax_final(internal) RETURNS ulid
     AS 'MODULE_PATHNAME', 'ulid_minmax_final' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 -- the state is a ulid: its 16 bytes are the serialized state

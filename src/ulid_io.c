@@ -189,19 +189,32 @@ ulid_to_bytea(PG_FUNCTION_ARGS)
  * ulid_to_bytea and ulid_from_bytea (the state is a pg_ulid_t).
  */
 
-/* keep into state (or a new state when it is NULL) the value that wins */
+/*
+ * The state function (state, value) and the combine function (state,
+ * state) are one: the second argument is a pg_ulid_t either way, NULL for a
+ * NULL value or an empty state.  The winner (sign +1: the larger, -1: the
+ * smaller) is kept in the state, which is allocated on the first value.
+ */
 static Datum
-minmax_keep(FunctionCallInfo fcinfo, const pg_ulid_t *v, int sign)
+minmax_step(FunctionCallInfo fcinfo, int sign)
 {
 	MemoryContext aggcontext;
+	pg_ulid_t  *v;
 	pg_ulid_t  *state;
 
 	if (!AggCheckCallContext(fcinfo, &aggcontext))
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("%s called in a non-aggregate context", "ulid min/max support function"),
-				 errdetail("It is the state function of the min(ulid) and max(ulid) aggregates."),
+				 errdetail("It is the state and combine function of the min(ulid) and max(ulid) aggregates."),
 				 errhint("Call min(ulid) or max(ulid) instead.")));
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	v = PG_GETARG_ULID_P(1);
 	if (PG_ARGISNULL(0))
 	{
 		state = (pg_ulid_t *) MemoryContextAlloc(aggcontext, sizeof(pg_ulid_t));
@@ -214,58 +227,20 @@ minmax_keep(FunctionCallInfo fcinfo, const pg_ulid_t *v, int sign)
 	PG_RETURN_POINTER(state);
 }
 
-/* state function: (state, value); sign +1 keeps the larger, -1 the smaller */
-static Datum
-minmax_trans(FunctionCallInfo fcinfo, int sign)
-{
-	if (PG_ARGISNULL(1))
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
-	return minmax_keep(fcinfo, PG_GETARG_ULID_P(1), sign);
-}
-
-/* combine function: (state, state) */
-static Datum
-minmax_combine(FunctionCallInfo fcinfo, int sign)
-{
-	if (PG_ARGISNULL(1))
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
-	return minmax_keep(fcinfo, (pg_ulid_t *) PG_GETARG_POINTER(1), sign);
-}
-
-PG_FUNCTION_INFO_V1(ulid_max_trans);
+/* SQL's ulid_max_trans and ulid_max_combine */
+PG_FUNCTION_INFO_V1(ulid_max_step);
 Datum
-ulid_max_trans(PG_FUNCTION_ARGS)
+ulid_max_step(PG_FUNCTION_ARGS)
 {
-	return minmax_trans(fcinfo, 1);
+	return minmax_step(fcinfo, 1);
 }
 
-PG_FUNCTION_INFO_V1(ulid_min_trans);
+/* SQL's ulid_min_trans and ulid_min_combine */
+PG_FUNCTION_INFO_V1(ulid_min_step);
 Datum
-ulid_min_trans(PG_FUNCTION_ARGS)
+ulid_min_step(PG_FUNCTION_ARGS)
 {
-	return minmax_trans(fcinfo, -1);
-}
-
-PG_FUNCTION_INFO_V1(ulid_max_combine);
-Datum
-ulid_max_combine(PG_FUNCTION_ARGS)
-{
-	return minmax_combine(fcinfo, 1);
-}
-
-PG_FUNCTION_INFO_V1(ulid_min_combine);
-Datum
-ulid_min_combine(PG_FUNCTION_ARGS)
-{
-	return minmax_combine(fcinfo, -1);
+	return minmax_step(fcinfo, -1);
 }
 
 /* final function (strict: a NULL state is a NULL result) */
