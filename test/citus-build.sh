@@ -57,7 +57,7 @@ case $version in
 	exit 1
 	;;
 esac
-if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
+if [ -e "$src/.git" ]; then
 	commit=$(git -C "$src" rev-parse HEAD)
 	if [ "$commit" != "$want_commit" ]; then
 		echo "citus-build: $src says $version but its commit is $commit, not v$version ($want_commit)" >&2
