@@ -8,6 +8,20 @@ WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid')
   AND p.proname <> 'ulid_skipsupport'   -- exists on 18+ only
 ORDER BY p.oid::regprocedure::text;
 
+-- the aggregates: min and max(ulid) keep an internal (pseudo-type) state, so
+-- that Citus pushes them to each shard as themselves (index-backed there)
+-- rather than as worker_partial_agg(); SORTOP makes them index-backed on
+-- PostgreSQL, the combine, serial and deserial functions parallel
+\x on
+SELECT a.aggfnoid::regprocedure AS aggregate, a.aggtransfn, a.aggtranstype::regtype,
+       a.aggtransspace, a.aggfinalfn, a.aggcombinefn, a.aggserialfn, a.aggdeserialfn,
+       a.aggsortop::regoperator, a.agginitval
+FROM pg_depend d JOIN pg_aggregate a ON a.aggfnoid = d.objid
+WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid')
+  AND d.deptype = 'e' AND d.classid = 'pg_proc'::regclass
+ORDER BY 1::text;
+\x off
+
 -- every function, aggregate, operator, type, cast, operator class and
 -- operator family has a comment
 SELECT d.classid::regclass AS catalog, pg_describe_object(d.classid, d.objid, 0) AS object

@@ -64,9 +64,46 @@ SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
 EXPLAIN (COSTS OFF) SELECT min(u), max(u) FROM ops_t;
 SELECT min(u), max(u) FROM ops_t;
+-- the workers alone (the leader only combines): each worker's state is
+-- serialized, deserialized and combined; a worker that sees only NULLs or
+-- no rows sends no state
+SET parallel_leader_participation = off;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT min(u), max(u) FROM ops_t;
+SELECT min(u), max(u) FROM ops_t;
+SELECT min(u) IS NULL AND max(u) IS NULL AS empty_is_null FROM ops_t WHERE false;
+RESET parallel_leader_participation;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
+
+-- NULLs are skipped; only NULLs give NULL
+SELECT min(u), max(u) FROM (VALUES (NULL::ulid), ('01HTQW311N1KR5G0Y75M3EF00H'), (NULL),
+                                   ('01HTQW311N1KR5G0Y75M3EF00G'), ('01HTQW311N1KR5G0Y75M3EF00J')) v(u);
+SELECT min(u) IS NULL AND max(u) IS NULL AS only_nulls_is_null FROM (VALUES (NULL::ulid), (NULL)) v(u);
+-- one state per group, hashed and sorted, against the first and last of each
+-- group's sorted values
+CREATE TEMP VIEW minmax_groups AS
+SELECT count(*) AS groups,
+       count(*) FILTER (WHERE mn IS DISTINCT FROM first_u OR mx IS DISTINCT FROM last_u) AS wrong
+FROM (SELECT get_byte(u::bytea, 15) % 3 AS k, min(u) AS mn, max(u) AS mx FROM ops_t GROUP BY 1) m
+JOIN (SELECT get_byte(u::bytea, 15) % 3 AS k, (array_agg(u ORDER BY u))[1] AS first_u,
+             (array_agg(u ORDER BY u DESC))[1] AS last_u
+      FROM ops_t GROUP BY 1) f USING (k);
+SET enable_sort = off;
+EXPLAIN (COSTS OFF) SELECT get_byte(u::bytea, 15) % 3, min(u), max(u) FROM ops_t GROUP BY 1;
+SELECT * FROM minmax_groups;
+RESET enable_sort;
+SET enable_hashagg = off;
+EXPLAIN (COSTS OFF) SELECT get_byte(u::bytea, 15) % 3, min(u), max(u) FROM ops_t GROUP BY 1;
+SELECT * FROM minmax_groups;
+RESET enable_hashagg;
+DROP VIEW minmax_groups;
+-- as window aggregates (the state function runs per frame row)
+SELECT count(*) FILTER (WHERE running_max IS DISTINCT FROM u) AS wrong_running_max
+FROM (SELECT u, max(u) OVER (ORDER BY u) AS running_max FROM ops_t) w;
+-- the support functions take and return internal: SQL cannot call them
+SELECT ulid_min_trans(NULL::internal, '01HTQW311N1KR5G0Y75M3EF00H');
+SELECT ulid_minmax_deserialize('\x0102'::bytea, NULL::internal);
 
 DROP TABLE ops_t;

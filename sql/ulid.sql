@@ -363,23 +363,48 @@ COMMENT ON OPERATOR FAMILY ulid_bloom_ops USING brin IS 'BRIN bloom of ulid';
 -- Aggregates
 -----------------------------------------------------------------------------
 
-CREATE FUNCTION ulid_larger(ulid, ulid) RETURNS ulid
-    AS 'MODULE_PATHNAME', 'ulid_larger' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION ulid_smaller(ulid, ulid) RETURNS ulid
-    AS 'MODULE_PATHNAME', 'ulid_smaller' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION ulid_larger(ulid, ulid) IS 'larger of two ULIDs (max aggregate support)';
-COMMENT ON FUNCTION ulid_smaller(ulid, ulid) IS 'smaller of two ULIDs (min aggregate support)';
+-- The state is internal (a pseudo-type) on purpose: Citus then pushes min(id)
+-- and max(id) to each shard as themselves, where SORTOP reads the shard's
+-- index, instead of worker_partial_agg() over every row of every shard (it
+-- does that for an extension aggregate with a combine function and a
+-- non-pseudo state).  COMBINEFUNC, SERIALFUNC and DESERIALFUNC keep
+-- parallel (partial) aggregation; SSPACE tells the planner the state is small.
+-- The state and combine functions of each are one C function.
+CREATE FUNCTION ulid_max_trans(internal, ulid) RETURNS internal
+    AS 'MODULE_PATHNAME', 'ulid_max_step' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION ulid_min_trans(internal, ulid) RETURNS internal
+    AS 'MODULE_PATHNAME', 'ulid_min_step' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION ulid_max_combine(internal, internal) RETURNS internal
+    AS 'MODULE_PATHNAME', 'ulid_max_step' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION ulid_min_combine(internal, internal) RETURNS internal
+    AS 'MODULE_PATHNAME', 'ulid_min_step' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION ulid_minmax_final(internal) RETURNS ulid
+    AS 'MODULE_PATHNAME', 'ulid_minmax_final' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+-- the state is a ulid: its 16 bytes are the serialized state
+CREATE FUNCTION ulid_minmax_serialize(internal) RETURNS bytea
+    AS 'MODULE_PATHNAME', 'ulid_to_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_minmax_deserialize(bytea, internal) RETURNS internal
+    AS 'MODULE_PATHNAME', 'ulid_from_bytea' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ulid_max_trans(internal, ulid) IS 'state function of max(ulid)';
+COMMENT ON FUNCTION ulid_min_trans(internal, ulid) IS 'state function of min(ulid)';
+COMMENT ON FUNCTION ulid_max_combine(internal, internal) IS 'combine function of max(ulid) (parallel aggregation)';
+COMMENT ON FUNCTION ulid_min_combine(internal, internal) IS 'combine function of min(ulid) (parallel aggregation)';
+COMMENT ON FUNCTION ulid_minmax_final(internal) IS 'final function of min(ulid) and max(ulid)';
+COMMENT ON FUNCTION ulid_minmax_serialize(internal) IS 'serial function of min(ulid) and max(ulid) (parallel aggregation)';
+COMMENT ON FUNCTION ulid_minmax_deserialize(bytea, internal) IS 'deserial function of min(ulid) and max(ulid) (parallel aggregation)';
 
 CREATE AGGREGATE max(ulid) (
-    SFUNC = ulid_larger, STYPE = ulid, COMBINEFUNC = ulid_larger,
-    SORTOP = >, PARALLEL = SAFE
+    SFUNC = ulid_max_trans, STYPE = internal, SSPACE = 16, FINALFUNC = ulid_minmax_final,
+    COMBINEFUNC = ulid_max_combine, SERIALFUNC = ulid_minmax_serialize,
+    DESERIALFUNC = ulid_minmax_deserialize, SORTOP = >, PARALLEL = SAFE
 );
 CREATE AGGREGATE min(ulid) (
-    SFUNC = ulid_smaller, STYPE = ulid, COMBINEFUNC = ulid_smaller,
-    SORTOP = <, PARALLEL = SAFE
+    SFUNC = ulid_min_trans, STYPE = internal, SSPACE = 16, FINALFUNC = ulid_minmax_final,
+    COMBINEFUNC = ulid_min_combine, SERIALFUNC = ulid_minmax_serialize,
+    DESERIALFUNC = ulid_minmax_deserialize, SORTOP = <, PARALLEL = SAFE
 );
-COMMENT ON AGGREGATE max(ulid) IS 'largest (latest) ULID; uses a btree index';
-COMMENT ON AGGREGATE min(ulid) IS 'smallest (earliest) ULID; uses a btree index';
+COMMENT ON AGGREGATE max(ulid) IS 'largest (latest) ULID; uses a btree index, also on each Citus shard';
+COMMENT ON AGGREGATE min(ulid) IS 'smallest (earliest) ULID; uses a btree index, also on each Citus shard';
 
 -----------------------------------------------------------------------------
 -- Generators

@@ -176,23 +176,80 @@ ulid_to_bytea(PG_FUNCTION_ARGS)
 	PG_RETURN_BYTEA_P(b);
 }
 
-/* Transition and combine functions of max(ulid) and min(ulid) */
-PG_FUNCTION_INFO_V1(ulid_larger);
-Datum
-ulid_larger(PG_FUNCTION_ARGS)
-{
-	pg_ulid_t  *a = PG_GETARG_ULID_P(0);
-	pg_ulid_t  *b = PG_GETARG_ULID_P(1);
+/*
+ * max(ulid) and min(ulid).  The state is internal: a pg_ulid_t in the
+ * aggregate's memory context, NULL before the first non-NULL value, updated
+ * in place.  An internal state (a pseudo-type) is what makes Citus push
+ * min(id) / max(id) to each shard as themselves (its built-in min/max
+ * handling, by name), where the SORTOP rewrite reads the shard's index;
+ * with a plain ulid state and a combine function Citus would send
+ * worker_partial_agg() instead, which scans every shard in full.  The
+ * combine, serial and deserial functions keep partial (parallel)
+ * aggregation on PostgreSQL; the serial and deserial functions are
+ * ulid_to_bytea and ulid_from_bytea (the state is a pg_ulid_t).
+ */
 
-	PG_RETURN_ULID_P(memcmp(a->data, b->data, ULID_BYTES) >= 0 ? a : b);
+/*
+ * The state function (state, value) and the combine function (state,
+ * state) are one: the second argument is a pg_ulid_t either way, NULL for a
+ * NULL value or an empty state.  The winner (sign +1: the larger, -1: the
+ * smaller) is kept in the state, which is allocated on the first value.
+ */
+static Datum
+minmax_step(FunctionCallInfo fcinfo, int sign)
+{
+	MemoryContext aggcontext;
+	pg_ulid_t  *v;
+	pg_ulid_t  *state;
+
+	if (!AggCheckCallContext(fcinfo, &aggcontext))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s called in a non-aggregate context", "ulid min/max support function"),
+				 errdetail("It is the state and combine function of the min(ulid) and max(ulid) aggregates."),
+				 errhint("Call min(ulid) or max(ulid) instead.")));
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	v = PG_GETARG_ULID_P(1);
+	if (PG_ARGISNULL(0))
+	{
+		state = (pg_ulid_t *) MemoryContextAlloc(aggcontext, sizeof(pg_ulid_t));
+		*state = *v;
+		PG_RETURN_POINTER(state);
+	}
+	state = (pg_ulid_t *) PG_GETARG_POINTER(0);
+	if (memcmp(v->data, state->data, ULID_BYTES) * sign > 0)
+		*state = *v;
+	PG_RETURN_POINTER(state);
 }
 
-PG_FUNCTION_INFO_V1(ulid_smaller);
+/* SQL's ulid_max_trans and ulid_max_combine */
+PG_FUNCTION_INFO_V1(ulid_max_step);
 Datum
-ulid_smaller(PG_FUNCTION_ARGS)
+ulid_max_step(PG_FUNCTION_ARGS)
 {
-	pg_ulid_t  *a = PG_GETARG_ULID_P(0);
-	pg_ulid_t  *b = PG_GETARG_ULID_P(1);
+	return minmax_step(fcinfo, 1);
+}
 
-	PG_RETURN_ULID_P(memcmp(a->data, b->data, ULID_BYTES) <= 0 ? a : b);
+/* SQL's ulid_min_trans and ulid_min_combine */
+PG_FUNCTION_INFO_V1(ulid_min_step);
+Datum
+ulid_min_step(PG_FUNCTION_ARGS)
+{
+	return minmax_step(fcinfo, -1);
+}
+
+/* final function (strict: a NULL state is a NULL result) */
+PG_FUNCTION_INFO_V1(ulid_minmax_final);
+Datum
+ulid_minmax_final(PG_FUNCTION_ARGS)
+{
+	pg_ulid_t  *r = (pg_ulid_t *) palloc(sizeof(pg_ulid_t));
+
+	*r = *(pg_ulid_t *) PG_GETARG_POINTER(0);
+	PG_RETURN_ULID_P(r);
 }

@@ -10,7 +10,7 @@
 #   pg_new_tcp NAME [conf...]  the same, also listening on 127.0.0.1 (trust)
 #   pg_new_standby NAME PRIMARY  a streaming replica (pg_basebackup -R)
 #   pg_start/pg_stop/pg_crash NAME, psqlx NAME [psql args]
-#   ok/not_ok/check         count results (ok or not ok lines)
+#   ok/not_ok/check         count results (ok or not ok lines); skip REASON
 #   relay_results PREFIX FILE  count a client program's ok / not ok lines
 #   wait_until SECS cmd...  poll a command until it succeeds
 #   sql_error NAME SQL      the SQLSTATE|message|detail|hint an expression raises
@@ -36,6 +36,13 @@ ok() {
 not_ok() {
 	echo "not ok - $*"
 	[ -n "$ULID_RESULTS" ] && echo "not ok" >>"$ULID_RESULTS"
+	return 0
+}
+# skip REASON: a test that cannot run here; counted as neither passed nor
+# failed (test/run reports how many were skipped)
+skip() {
+	echo "# skip - $*"
+	[ -n "$ULID_RESULTS" ] && echo "skip" >>"$ULID_RESULTS"
 	return 0
 }
 # check DESCRIPTION EXPECTED ACTUAL

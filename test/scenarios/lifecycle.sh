@@ -200,7 +200,7 @@ WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid') AND d.d
   AND NOT EXISTS (SELECT FROM pg_type WHERE p.oid IN (typinput, typoutput, typreceive, typsend))
   AND NOT EXISTS (SELECT FROM pg_operator WHERE oprcode = p.oid)
   AND NOT EXISTS (SELECT FROM pg_amproc WHERE amproc = p.oid)
-  AND NOT EXISTS (SELECT FROM pg_aggregate WHERE p.oid IN (aggtransfn, aggcombinefn))
+  AND NOT EXISTS (SELECT FROM pg_aggregate WHERE p.oid IN (aggtransfn, aggcombinefn, aggfinalfn, aggserialfn, aggdeserialfn))
   AND NOT EXISTS (SELECT FROM pg_cast WHERE castfunc = p.oid)
 ORDER BY 1;
 COMMIT;

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Build and install Citus from a source tree you name, into the PostgreSQL
+# that ulid's tests use (PG_CONFIG, by default Debian's PostgreSQL 15), so
+# that test/scenarios/citus.sh runs instead of being skipped.
+#
+#   test/citus-build.sh /path/to/citus-source
+#
+# The tree must be Citus v13.0.5 (the pinned tag: it builds unpatched
+# against Debian's PostgreSQL 15.20), or v13.2.2, to which this script applies
+# a two-line fix (PostgreSQL 15.20's commands/dbcommands.h exports
+# have_createdb_privilege(), which Citus 13.2's PostgreSQL 15 shim defines as
+# a static function too).  Any other version is refused.  Get the tree with
+#   git clone --branch v13.0.5 https://github.com/citusdata/citus
+# or unpack the v13.0.5 release tarball.  Citus is built in that tree (keep it
+# outside this repository); nothing of it is copied here.
+#
+# Environment: PG_CONFIG; CITUS_WITH_LLVM=yes also builds and installs the
+# LLVM bitcode for JIT inlining (off by default: it doubles the build time).
+# Needs root (apt-get for the build dependencies, make install into the
+# server's directories).
+set -euo pipefail
+
+pinned=13.0.5
+pinned_commit=2433c980e1523942c17de3326aa5a773529aa5de
+patched=13.2.2
+patched_commit=cc91f4c29cc358f66e70eb1ef204a45999933926
+
+if [ $# -ne 1 ] || [ ! -f "$1/configure" ]; then
+	echo "usage: $0 /path/to/citus-source   (a Citus v$pinned tree with its configure script)" >&2
+	exit 2
+fi
+src=$(cd "$1" && pwd)
+here=$(cd "$(dirname "$0")/.." && pwd)
+case $src/ in
+"$here"/*)
+	echo "citus-build: $src is inside the ulid repository; put the Citus tree elsewhere" >&2
+	exit 2
+	;;
+esac
+if [ -z "${PG_CONFIG:-}" ]; then
+	if [ -x /usr/lib/postgresql/15/bin/pg_config ]; then
+		PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
+	else
+		PG_CONFIG=pg_config
+	fi
+fi
+pg_major=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
+
+# --- the tree's version --------------------------------------------------------
+version=$(sed -n "s/^PACKAGE_VERSION='\(.*\)'$/\1/p" "$src/configure")
+case $version in
+"$pinned") want_commit=$pinned_commit ;;
+"$patched") want_commit=$patched_commit ;;
+*)
+	echo "citus-build: $src is Citus '${version:-unknown}'; this script builds v$pinned" \
+		"(or v$patched, patched); check out the tag: git -C $src checkout v$pinned" >&2
+	exit 1
+	;;
+esac
+if [ -e "$src/.git" ]; then
+	commit=$(git -C "$src" rev-parse HEAD)
+	if [ "$commit" != "$want_commit" ]; then
+		echo "citus-build: $src says $version but its commit is $commit, not v$version ($want_commit)" >&2
+		exit 1
+	fi
+fi
+echo "citus-build: Citus $version from $src, for PostgreSQL $pg_major ($PG_CONFIG)"
+
+# --- build dependencies, from Debian's archive ------------------------------------
+pkgs=("postgresql-server-dev-$pg_major" make gcc libcurl4-openssl-dev liblz4-dev libzstd-dev
+	libkrb5-dev libssl-dev libselinux1-dev libxslt1-dev libpam0g-dev libreadline-dev zlib1g-dev)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "citus-build: installing ${missing[*]}"
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "citus-build: not root; install these packages first: ${missing[*]}" >&2
+		exit 1
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# --- v13.2.2: rename Citus's static have_createdb_privilege ----------------------
+if [ "$version" = "$patched" ]; then
+	compat=$src/src/include/pg_version_compat.h
+	if ! grep -q 'define have_createdb_privilege citus_have_createdb_privilege' "$compat"; then
+		echo "citus-build: patching $compat (have_createdb_privilege)"
+		sed -i '/^static inline bool$/{N;s/^static inline bool\nhave_createdb_privilege(void)$/\/* PostgreSQL 15 minors export have_createdb_privilege() from dbcommands.h *\/\n#define have_createdb_privilege citus_have_createdb_privilege\n&/}' "$compat"
+		grep -q 'define have_createdb_privilege citus_have_createdb_privilege' "$compat" || {
+			echo "citus-build: could not patch $compat" >&2
+			exit 1
+		}
+	fi
+fi
+
+# --- configure, build, install -------------------------------------------------
+llvm=()
+[ "${CITUS_WITH_LLVM:-no}" = yes ] || llvm=(with_llvm=no)
+cd "$src"
+./configure PG_CONFIG="$PG_CONFIG" >config.out 2>&1 || {
+	tail -30 config.out >&2
+	echo "citus-build: configure failed (see $src/config.log)" >&2
+	exit 1
+}
+make -j2 "${llvm[@]}" >make.out 2>&1 || {
+	grep -E 'error|Error' make.out | head -30 >&2
+	echo "citus-build: make failed (see $src/make.out)" >&2
+	exit 1
+}
+make "${llvm[@]}" install >make-install.out 2>&1 || {
+	tail -30 make-install.out >&2
+	echo "citus-build: make install failed (see $src/make-install.out)" >&2
+	exit 1
+}
+echo "citus-build: installed ${DESTDIR:-}$("$PG_CONFIG" --pkglibdir)/citus.so and" \
+	"${DESTDIR:-}$("$PG_CONFIG" --sharedir)/extension/citus.control (Citus $version)"

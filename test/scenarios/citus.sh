@@ -1,0 +1,218 @@
+#!/usr/bin/env bash
+# Citus: a coordinator and two workers on 127.0.0.1, each with its own
+# ulid.node_id, then a third worker added and the shards rebalanced onto it.
+# It covers what a Citus user does with ulid: a table distributed by ulid
+# with DEFAULT gen_ulid() (rows on every worker, even spread, router plan for
+# id = const, ORDER BY id LIMIT across shards, min/max pushed to each shard's
+# index), INSERT ... SELECT with a Snowflake default (defaults run on the
+# workers: unique ids, each naming a node of the cluster), a colocated table
+# and join, a reference table with a ulid key, create_time_partitions on a
+# ulid key, and rebalancing with the data intact.
+#
+# It runs when Citus is installed in the server under test (citus.so and
+# citus.control; test/citus-build.sh builds and installs it) and otherwise
+# prints a skip line with the reason: a skip counts neither as passed nor as
+# failed.  ULID_CITUS=off skips it even with Citus installed (to see the skip).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../lib.sh
+source "$here/../lib.sh"
+harness_attach
+
+citus_so=$("$PG_CONFIG" --pkglibdir)/citus.so
+citus_control=$("$PG_CONFIG" --sharedir)/extension/citus.control
+if [ "${ULID_CITUS:-}" = off ]; then
+	skip "citus: ULID_CITUS=off"
+	exit 0
+fi
+if [ ! -f "$citus_so" ] || [ ! -f "$citus_control" ]; then
+	skip "citus: Citus is not installed in this PostgreSQL ($citus_so or $citus_control missing; build it with test/citus-build.sh, see README \"Citus\")"
+	exit 0
+fi
+
+# --- the cluster ------------------------------------------------------------
+# node ids: coordinator 1, workers 2 and 3, the worker added later 4
+conf=("citus.node_conninfo = 'sslmode=disable'" "citus.shard_count = 8" "max_connections = 100")
+C=citus_c W1=citus_w1 W2=citus_w2 W3=citus_w3
+node_id=1
+for n in $C $W1 $W2 $W3; do
+	if ! ULID_PRELOAD='citus,ulid' pg_new_tcp $n "${conf[@]}" "ulid.node_id = $node_id" || ! pg_start $n; then
+		not_ok "citus: server $n (citus,ulid preloaded) starts"
+		exit 1
+	fi
+	if ! psqlx $n -c "CREATE EXTENSION citus" >"$ULID_WORK/$n.citus.log" 2>&1; then
+		sed 's/^/# /' "$ULID_WORK/$n.citus.log"
+		not_ok "citus: CREATE EXTENSION citus on $n"
+		exit 1
+	fi
+	node_id=$((node_id + 1))
+done
+# SQL on the coordinator, each statement sent on its own (Citus refuses
+# several DDL commands in one query string)
+q() { psqlx $C <<<"$1" 2>&1; }
+# the Task Count line of a plan on the coordinator
+tasks() { q "EXPLAIN (COSTS OFF) $1" | sed -n 's/^ *Task Count: //p'; }
+# how Citus runs min(id), max(id) on events: pushed as themselves, or as
+# worker_partial_agg(), and how many index scans the shown shard's plan has
+minmax_plan() {
+	local plan
+	plan=$(q "EXPLAIN (VERBOSE, COSTS OFF) SELECT min(id), max(id) FROM events")
+	grep -q 'Query: SELECT public.min(id) AS min, public.max(id) AS max FROM public.events_' <<<"$plan" && echo -n "pushed|" || echo -n "not pushed|"
+	grep -q worker_partial_agg <<<"$plan" && echo -n "partial|" || echo -n "no partial|"
+	echo "$(grep -c 'Index Only Scan.* using events_pkey_' <<<"$plan") index scans"
+}
+echo "# $(q 'SELECT citus_version()')"
+q "SELECT citus_set_coordinator_host('127.0.0.1', $(pg_port $C))" >/dev/null
+check "citus: two workers join the coordinator" "t|t" \
+	"$(q "SELECT citus_add_node('127.0.0.1', $(pg_port $W1)) > 0, citus_add_node('127.0.0.1', $(pg_port $W2)) > 0")"
+check "citus: CREATE EXTENSION ulid on the coordinator creates it on every worker" "1.0,1.0" \
+	"$(q "CREATE EXTENSION ulid" >/dev/null; q "SELECT string_agg(result, ',') FROM run_command_on_workers(\$\$SELECT extversion FROM pg_extension WHERE extname = 'ulid'\$\$)")"
+check "citus: every node has its own ulid.node_id" "1,2,3" \
+	"$(q "SELECT string_agg(result, ',' ORDER BY result) FROM run_command_on_all_nodes('SHOW ulid.node_id')")"
+
+# --- a table distributed by ulid, DEFAULT gen_ulid() ----------------------------
+q "CREATE TABLE events(id ulid PRIMARY KEY DEFAULT gen_ulid(), n int, payload text);
+   SELECT create_distributed_table('events', 'id');
+   INSERT INTO events(n, payload) SELECT g, 'p' || g FROM generate_series(1, 20000) g;
+   VACUUM ANALYZE events" >/dev/null
+check "citus: 20000 rows, 20000 distinct ids" "20000|20000" "$(q "SELECT count(*), count(DISTINCT id) FROM events")"
+# rows per worker and per shard; chi-square of 8 shards (df 7): 24.3 is the
+# 0.1% critical value
+spread=$(q "WITH s AS (SELECT shardid, result::bigint AS rows FROM run_command_on_shards('events', 'SELECT count(*) FROM %s'))
+	SELECT count(DISTINCT p.nodeport) FILTER (WHERE s.rows > 0), sum(s.rows),
+	       sum((s.rows - 2500.0) ^ 2 / 2500.0) < 24.3
+	FROM s JOIN pg_dist_shard_placement p USING (shardid)")
+check "citus: rows on both workers, 8 shards evenly filled (chi-square)" "2|20000|t" "$spread"
+check "citus: every row is in the shard get_shard_id_for_distribution_column names" "0" \
+	"$(q "WITH s AS (SELECT shardid, result::bigint AS rows FROM run_command_on_shards('events', 'SELECT count(*) FROM %s'))
+	SELECT count(*) FROM s FULL JOIN (SELECT get_shard_id_for_distribution_column('events', id) AS shardid, count(*) AS rows FROM events GROUP BY 1) e USING (shardid)
+	WHERE s.rows IS DISTINCT FROM e.rows")"
+one=$(q "SELECT id FROM events WHERE n = 4242")
+check "citus: id = const is a router plan (one task)" "1" "$(tasks "SELECT * FROM events WHERE id = '$one'")"
+check "citus: id = const finds its row" "4242|p4242" "$(q "SELECT n, payload FROM events WHERE id = '$one'")"
+check "citus: ORDER BY id LIMIT 10 is pushed to the 8 shards" "8" "$(tasks "SELECT id FROM events ORDER BY id LIMIT 10")"
+# a MATERIALIZED CTE is pulled to the coordinator and sorted there
+check "citus: ORDER BY id LIMIT 10 across shards equals a sort on the coordinator" \
+	"$(q "WITH a AS MATERIALIZED (SELECT id FROM events) SELECT string_agg(id::text, ',' ORDER BY id) FROM (SELECT id FROM a ORDER BY id LIMIT 10) s")" \
+	"$(q "SELECT string_agg(id::text, ',' ORDER BY id) FROM (SELECT id FROM events ORDER BY id LIMIT 10) s")"
+check "citus: ids follow insertion order (gen_ulid() on the coordinator, one session)" "0" \
+	"$(q "SELECT count(*) FROM (SELECT n, lag(n) OVER (ORDER BY id) AS prev FROM events) s WHERE n < prev")"
+
+# min/max: pushed as min(id)/max(id), which each shard answers from its index
+check "citus: min(id)/max(id) are pushed to the shards as min/max (no worker_partial_agg), each read from its shard's index" \
+	"pushed|no partial|2 index scans" "$(minmax_plan)"
+check "citus: min(id) and max(id) equal the first and last id" \
+	"$(q "SELECT (SELECT id FROM events ORDER BY id LIMIT 1), (SELECT id FROM events ORDER BY id DESC LIMIT 1)")" \
+	"$(q "SELECT min(id), max(id) FROM events")"
+check "citus: min/max per group (pushed, combined on the coordinator)" "0|4" \
+	"$(q "SELECT count(*) FILTER (WHERE mn <> first OR mx <> last), count(*) FROM (
+	SELECT n % 4 AS k, min(id) AS mn, max(id) AS mx FROM events GROUP BY 1) g JOIN (
+	SELECT DISTINCT ON (n % 4) n % 4 AS k, id AS first FROM events ORDER BY n % 4, id) f USING (k) JOIN (
+	SELECT DISTINCT ON (n % 4) n % 4 AS k, id AS last FROM events ORDER BY n % 4, id DESC) l USING (k)")"
+check "citus: min/max over no rows are NULL" "t" "$(q "SELECT min(id) IS NULL AND max(id) IS NULL FROM events WHERE n < 0")"
+
+# --- INSERT ... SELECT with a Snowflake default: the defaults run on the workers
+q "CREATE TABLE sf(id bigint PRIMARY KEY DEFAULT snowflake_next('twitter'), src ulid, how text);
+   SELECT create_distributed_table('sf', 'id');
+   INSERT INTO sf(src, how) SELECT id, 'select' FROM events;
+   INSERT INTO sf(how) VALUES ('values'), ('values');
+   INSERT INTO sf(how) SELECT 'series' FROM generate_series(1, 100)" >/dev/null
+check "citus: INSERT ... SELECT from a distributed table gives 20102 unique Snowflake ids" "20102|20102" \
+	"$(q "SELECT count(*), count(DISTINCT id) FROM sf")"
+check "citus: each id's node is a node of the cluster: the workers for INSERT ... SELECT from a distributed table, the coordinator for VALUES and generate_series" \
+	"select:2,3 series:1 values:1" \
+	"$(q "SELECT string_agg(how || ':' || nodes, ' ' ORDER BY how) FROM (
+	SELECT how, string_agg(DISTINCT snowflake_node(id, 'twitter')::text, ',') AS nodes FROM sf GROUP BY how) s")"
+check "citus: every source row was copied once" \
+	"$(q "SELECT md5(string_agg(id::text, ',' ORDER BY id)) FROM events")" \
+	"$(q "SELECT md5(string_agg(src::text, ',' ORDER BY src)) FROM sf WHERE how = 'select'")"
+
+# a worker without a node id fails such a statement (so every node needs one)
+psqlx $W1 -c "ALTER SYSTEM SET ulid.node_id = -1" -c "SELECT pg_reload_conf()" >/dev/null
+wait_until 10 test "$(psqlx $W1 -c "SHOW ulid.node_id")" = -1
+check "citus: INSERT ... SELECT fails with 55000 on a worker without ulid.node_id" "1|20102" \
+	"$(q "\\set VERBOSITY verbose
+	INSERT INTO sf(src, how) SELECT id, 'unset' FROM events" | grep -c '^ERROR:  55000: this server has no node id for Snowflake ids')|$(q "SELECT count(*) FROM sf")"
+psqlx $W1 -c "ALTER SYSTEM RESET ulid.node_id" -c "SELECT pg_reload_conf()" >/dev/null
+wait_until 10 test "$(q "SELECT string_agg(result, ',' ORDER BY result) FROM run_command_on_all_nodes('SHOW ulid.node_id')")" = "1,2,3" ||
+	not_ok "citus: worker 1 has its node id 2 again"
+
+# a prepared statement with a ulid parameter runs; EXPLAIN EXECUTE cannot
+# show its remote plan (Citus sends a non-built-in parameter type as unknown)
+out=$(q "PREPARE by_id(ulid) AS SELECT n FROM events WHERE id = \$1;
+	EXECUTE by_id('$one');
+	EXPLAIN (COSTS OFF) EXECUTE by_id('$one')")
+check "citus: EXECUTE with a ulid parameter finds the row; EXPLAIN EXECUTE shows no remote plan" "4242|1" \
+	"$(head -1 <<<"$out")|$(grep -c 'Could not get remote plan' <<<"$out")"
+
+# --- a colocated table and a colocated join -------------------------------------
+q "CREATE TABLE items(event_id ulid, item_id ulid DEFAULT gen_ulid(), qty int, PRIMARY KEY (event_id, item_id));
+   SELECT create_distributed_table('items', 'event_id', colocate_with => 'events');
+   INSERT INTO items(event_id, qty) SELECT id, g FROM events, generate_series(1, 2) g;
+   ALTER TABLE items ADD FOREIGN KEY (event_id) REFERENCES events(id)" >/dev/null
+check "citus: items is colocated with events" "t" \
+	"$(q "SELECT count(DISTINCT colocationid) = 1 FROM pg_dist_partition WHERE logicalrelid IN ('events'::regclass, 'items'::regclass)")"
+plan=$(q "EXPLAIN (COSTS OFF) SELECT count(*) FROM events e JOIN items i ON i.event_id = e.id")
+check "citus: the colocated join runs in the 8 shard pairs (no repartition)" "8|no" \
+	"$(sed -n 's/^ *Task Count: //p' <<<"$plan" | head -1)|$(grep -qi 'repartition\|MapMergeJob' <<<"$plan" && echo yes || echo no)"
+check "citus: the colocated join's result" "40000|60000" \
+	"$(q "SELECT count(*), sum(i.qty) FROM events e JOIN items i ON i.event_id = e.id")"
+check "citus: the join for one id is a router plan, with its two items" "1|2" \
+	"$(tasks "SELECT * FROM events e JOIN items i ON i.event_id = e.id WHERE e.id = '$one'")|$(q "SELECT count(*) FROM events e JOIN items i ON i.event_id = e.id WHERE e.id = '$one'")"
+
+# --- a reference table with a ulid key ---------------------------------------------
+q "CREATE TABLE kinds(id ulid PRIMARY KEY DEFAULT gen_ulid(), name text UNIQUE);
+   SELECT create_reference_table('kinds');
+   INSERT INTO kinds(name) VALUES ('a'), ('b'), ('c');
+   ALTER TABLE events ADD COLUMN kind ulid REFERENCES kinds(id);
+   UPDATE events SET kind = (SELECT id FROM kinds WHERE name = chr(97 + n % 3))" >/dev/null
+check "citus: the reference table is on every node" "3,3,3" \
+	"$(q "SELECT string_agg(result, ',') FROM run_command_on_all_nodes('SELECT count(*) FROM kinds')")"
+check "citus: a join with the reference table, per kind" "a:6666 b:6667 c:6667" \
+	"$(q "SELECT string_agg(k.name || ':' || c, ' ' ORDER BY k.name) FROM (SELECT kind, count(*) AS c FROM events GROUP BY kind) e JOIN kinds k ON k.id = e.kind")"
+
+# --- create_time_partitions on a ulid key -------------------------------------------
+q "CREATE TABLE pevents(id ulid DEFAULT gen_ulid(), v int, PRIMARY KEY (id)) PARTITION BY RANGE (id);
+   SELECT create_distributed_table('pevents', 'id', colocate_with => 'none');
+   SELECT create_time_partitions('pevents', '1 day', now() + interval '2 days', now() - interval '1 day');
+   INSERT INTO pevents(v) SELECT g FROM generate_series(1, 1000) g" >/dev/null
+check "citus: create_time_partitions makes daily partitions bounded by ulid_lower(day)" "4|0" \
+	"$(q "SELECT count(*), count(*) FILTER (WHERE from_value::ulid <> ulid_lower(date_trunc('day', ulid_time(from_value::ulid)))
+	    OR to_value::ulid <> ulid_lower(ulid_time(from_value::ulid) + interval '1 day'))
+	FROM time_partitions WHERE parent_table = 'pevents'::regclass")"
+today=$(q "SELECT partition FROM time_partitions WHERE parent_table = 'pevents'::regclass
+	AND from_value::ulid <= ulid_lower(now()) AND ulid_lower(now()) < to_value::ulid")
+check "citus: rows with gen_ulid() land in today's partition" "1000|1000" \
+	"$(q "SELECT count(*) FROM pevents")|$(q "SELECT count(*) FROM $today")"
+
+# --- a third worker, rebalancing ----------------------------------------------------
+checksum="SELECT md5(string_agg(id::text || n || coalesce(kind::text, ''), ',' ORDER BY id)) FROM events"
+sums_before=$(q "$checksum; SELECT md5(string_agg(id::text || src, ',' ORDER BY id)) FROM sf WHERE src IS NOT NULL;
+	SELECT md5(string_agg(event_id::text || item_id, ',' ORDER BY event_id, item_id)) FROM items")
+# Citus before 13.2.1 cannot add a node once a table is distributed by a
+# ulid column (citusdata/citus#8363); the workaround (README "Citus") is to
+# create the ulid extension on the new node first
+added=$(q "SELECT citus_add_node('127.0.0.1', $(pg_port $W3)) > 0" | grep -v '^WARNING')
+if [ "$(q "SELECT citus_version() ~ '^Citus (13\.[01]\.|13\.2\.0|1[0-2]\.)'")" = t ]; then
+	check "citus: before 13.2.1, citus_add_node fails while the new node lacks the ulid type" \
+		'ERROR:  failure on connection marked as essential: 127.0.0.1:'"$(pg_port $W3)" "$added"
+	psqlx $W3 -c "CREATE EXTENSION ulid" >/dev/null
+	added=$(q "SELECT citus_add_node('127.0.0.1', $(pg_port $W3)) > 0")
+fi
+check "citus: a third worker joins" "t" "$added"
+q "SELECT rebalance_table_shards(shard_transfer_mode => 'block_writes')" >"$ULID_WORK/rebalance.log" 2>&1
+check "citus: the rebalancer moves shards of every table onto the third worker" "events,items,pevents,sf" \
+	"$(q "SELECT string_agg(DISTINCT logicalrelid::text, ',' ORDER BY logicalrelid::text)
+	FROM pg_dist_shard JOIN pg_dist_shard_placement USING (shardid)
+	WHERE nodeport = $(pg_port $W3) AND logicalrelid IN ('events'::regclass, 'items'::regclass, 'pevents'::regclass, 'sf'::regclass)")"
+check_same "citus: events, sf and items are intact after rebalancing" "$sums_before" \
+	"$(q "$checksum; SELECT md5(string_agg(id::text || src, ',' ORDER BY id)) FROM sf WHERE src IS NOT NULL;
+	SELECT md5(string_agg(event_id::text || item_id, ',' ORDER BY event_id, item_id)) FROM items")"
+check "citus: after rebalancing, still a router plan for id = const, and min/max from the indexes" \
+	"1|pushed|no partial|2 index scans" "$(tasks "SELECT * FROM events WHERE id = '$one'")|$(minmax_plan)"
+check "citus: every row is still in the shard its hash names" "0" \
+	"$(q "WITH s AS (SELECT shardid, result::bigint AS rows FROM run_command_on_shards('events', 'SELECT count(*) FROM %s'))
+	SELECT count(*) FROM s FULL JOIN (SELECT get_shard_id_for_distribution_column('events', id) AS shardid, count(*) AS rows FROM events GROUP BY 1) e USING (shardid)
+	WHERE s.rows IS DISTINCT FROM e.rows")"
+check "citus: the new worker mints Snowflake ids as node 4" "4" \
+	"$(psqlx $W3 -c "INSERT INTO sf(how) VALUES ('w3')" >/dev/null; q "SELECT snowflake_node(id, 'twitter') FROM sf WHERE how = 'w3'")"
