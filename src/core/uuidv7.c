@@ -10,11 +10,11 @@
  * about 4 million ids per second before its ids run ahead of the wall
  * clock; core's generator, at about 0.8 us an id, never gets there, but
  * this one does (tens of nanoseconds an id: a million ids, made in a query
- * of about 0.15 s, would span 0.25 s and end 0.1 s ahead of the clock).  So the fraction here is always the
- * clock's own reading when the clock has moved past the previous value's
- * tick, and the order within one tick (or while the clock is behind) comes
- * from the tail, which then counts up by random steps as gen_ulid()'s 80
- * bits do.  The bit layout and what a reader sees (a 12-bit fraction of the
+ * of about 0.15 s, would span 0.25 s and end 0.1 s ahead of the clock).
+ * So the fraction here is always the clock's own reading when the clock
+ * has moved past the previous value's tick, and the order within one tick
+ * (or while the clock is behind) comes from the tail, which then counts up
+ * by random steps as gen_ulid()'s 80 bits do.  The bit layout and what a reader sees (a 12-bit fraction of the
  * millisecond, strictly increasing values within a backend) are core's.
  *
  *-------------------------------------------------------------------------
