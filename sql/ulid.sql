@@ -422,6 +422,21 @@ COMMENT ON FUNCTION gen_ulid() IS 'new ULID: current time and CSPRNG randomness,
 COMMENT ON FUNCTION gen_random_ulid() IS 'new ULID: current time and 80 fresh random bits, no order within a millisecond';
 COMMENT ON FUNCTION gen_ulid(timestamptz) IS 'new random ULID stamped with the given time (back-filling)';
 
+-- RFC 9562 UUIDv7 (PostgreSQL 18's layout: a 12-bit sub-millisecond
+-- fraction) from the same per-backend CSPRNG; a UUIDv7 is a valid ULID.
+-- gen_uuidv7() and gen_typeid() keep a per-backend order, as gen_ulid()
+-- does, hence PARALLEL RESTRICTED; gen_uuidv7(at) has no state.
+CREATE FUNCTION gen_uuidv7() RETURNS uuid
+    AS 'MODULE_PATHNAME', 'gen_uuidv7' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+CREATE FUNCTION gen_uuidv7(at timestamptz) RETURNS uuid
+    AS 'MODULE_PATHNAME', 'gen_uuidv7_at' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+CREATE FUNCTION gen_typeid(prefix text) RETURNS text
+    AS 'MODULE_PATHNAME', 'gen_typeid' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION gen_uuidv7() IS 'new UUIDv7 (12-bit sub-millisecond fraction, as PostgreSQL 18''s uuidv7()): current time and CSPRNG randomness, strictly increasing within this session';
+COMMENT ON FUNCTION gen_uuidv7(timestamptz) IS 'new random UUIDv7 stamped with the given time, to the microsecond (back-filling)';
+COMMENT ON FUNCTION gen_typeid(text) IS 'new TypeID of a UUIDv7, as the TypeID spec recommends: prefix_ + the 26 characters of gen_uuidv7()';
+
 -----------------------------------------------------------------------------
 -- Reading ULIDs back and building them
 -----------------------------------------------------------------------------

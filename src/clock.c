@@ -5,7 +5,8 @@
  *
  * ulid.clock_offset_ms (for testing only) shifts this clock back, so tests
  * can exercise a wall clock that steps backwards for real: every generator
- * (gen_ulid(), gen_monotonic_ulid(), snowflake_next()) reads the clock here.
+ * (gen_ulid(), gen_monotonic_ulid(), snowflake_next(), gen_uuidv7()) reads
+ * the clock here.
  * Only backwards: ids issued on a clock shifted forward would be persisted
  * into the restart floor (shmem.c) and keep every later id ahead of the
  * real time.  It is a SIGHUP setting, so it changes for all backends at
@@ -35,15 +36,22 @@ ulid_clock_init(void)
 							NULL, NULL, NULL);
 }
 
-/* CLOCK_REALTIME in Unix microseconds, plus the (non-positive) test offset */
+/* CLOCK_REALTIME in Unix nanoseconds, plus the (non-positive) test offset */
 int64
-ulid_clock_now_us(void)
+ulid_clock_now_ns(void)
 {
 	struct timespec ts;
 
 	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
 		elog(ERROR, "clock_gettime(CLOCK_REALTIME) failed: %m");
-	return (int64) ts.tv_sec * 1000000 + ts.tv_nsec / 1000 + (int64) clock_offset_ms * 1000;
+	return (int64) ts.tv_sec * 1000000000 + ts.tv_nsec + (int64) clock_offset_ms * 1000000;
+}
+
+/* The same clock in Unix microseconds (floored; the clock is after 1970) */
+int64
+ulid_clock_now_us(void)
+{
+	return ulid_clock_now_ns() / 1000;
 }
 
 /* The same clock in Unix milliseconds (floored; the clock is after 1970) */

@@ -476,20 +476,34 @@ gsid_namespace(PG_FUNCTION_ARGS)
 	PG_RETURN_INT64((int64) ns);
 }
 
-PG_FUNCTION_INFO_V1(ulid_to_typeid);
-Datum
-ulid_to_typeid(PG_FUNCTION_ARGS)
+/* ERROR 22023 unless prefix is a valid TypeID prefix (gen_typeid too) */
+void
+ulid_check_typeid_prefix(text *prefix)
 {
-	pg_ulid_t  *u = PG_GETARG_ULID_P(0);
-	text	   *prefix = PG_GETARG_TEXT_PP(1);
+	check_prefix(prefix, true);
+}
+
+/* The TypeID of the 16 bytes id with a checked prefix. */
+text *
+ulid_typeid_text(const uint8 *id, text *prefix)
+{
 	size_t		plen = VARSIZE_ANY_EXHDR(prefix);
 	char	   *out;
 	text	   *t;
 
-	check_prefix(prefix, true);
 	t = new_text(plen + (plen > 0) + ULID_TYPEID_SUFFIX_LEN, &out);
-	(void) ulid_typeid_encode(u->data, VARDATA_ANY(prefix), plen, out);
-	PG_RETURN_TEXT_P(t);
+	(void) ulid_typeid_encode(id, VARDATA_ANY(prefix), plen, out);
+	return t;
+}
+
+PG_FUNCTION_INFO_V1(ulid_to_typeid);
+Datum
+ulid_to_typeid(PG_FUNCTION_ARGS)
+{
+	text	   *prefix = PG_GETARG_TEXT_PP(1);
+
+	check_prefix(prefix, true);
+	PG_RETURN_TEXT_P(ulid_typeid_text(PG_GETARG_ULID_P(0)->data, prefix));
 }
 
 PG_FUNCTION_INFO_V1(typeid_to_ulid);

@@ -74,6 +74,7 @@ extern char *ulid_iso_or_ms(int64 ms);
 extern void ulid_clock_init(void);
 extern int64 ulid_clock_now_ms(void);
 extern int64 ulid_clock_now_us(void);
+extern int64 ulid_clock_now_ns(void);
 
 /* gen_monotonic.c: gen_monotonic_ulid() and its shared state */
 extern void ulid_gen_monotonic_init(void);
@@ -84,5 +85,9 @@ extern void ulid_gen_snowflake_init(void);
 /* random.c: the per-backend CSPRNG */
 extern void ulid_random_bytes(uint8 *out, size_t n);
 extern uint64 ulid_random_u64(void);
+
+/* codecs.c: TypeID text of 16 bytes; ERROR 22023 for an invalid prefix */
+extern void ulid_check_typeid_prefix(text *prefix);
+extern text *ulid_typeid_text(const uint8 *id, text *prefix);
 
 #endif							/* ULID_H */

@@ -30,16 +30,8 @@ bench_queries "Sorting $N shuffled values" \
 bench_psql -q -c "DROP TABLE io_t" -c "DROP TABLE sort_t" >/dev/null
 
 # --- bulk insert with the generator as primary-key default ---------------------
-# fresh table and CHECKPOINT before every round; rounds alternate the two
-declare -A INS_MS INS_IDX
-ins_round() { # NAME TYPE DEFAULT
-	bench_psql -q -c "DROP TABLE IF EXISTS ins_$1" \
-		-c "CREATE TABLE ins_$1 (id $2 PRIMARY KEY DEFAULT $3, payload int)" -c "CHECKPOINT" >/dev/null
-	bench_psql -c "SELECT round(median_ms::numeric, 1) FROM bench_run(ARRAY['x'],
-		ARRAY['INSERT INTO ins_$1 (payload) SELECT 1 FROM generate_series(1, $N)'], 1)" |
-		tail -1 >>"$BENCH_OUT/ins_$1.ms"
-	bench_psql -c "SELECT pg_relation_size('ins_$1_pkey')" >"$BENCH_OUT/ins_$1.idx"
-}
+# fresh table and CHECKPOINT before every round (ins_round in lib.sh);
+# rounds alternate the two
 rm -f "$BENCH_OUT"/ins_*.ms
 for r in $(seq 1 "$(( ULID_BENCH_REPS < 5 ? ULID_BENCH_REPS : 5 ))"); do
 	if [ $((r % 2)) -eq 1 ]; then
@@ -50,7 +42,6 @@ for r in $(seq 1 "$(( ULID_BENCH_REPS < 5 ? ULID_BENCH_REPS : 5 ))"); do
 		ins_round uuid uuid "gen_random_uuid()"
 	fi
 done
-median_file() { sort -n "$1" | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 MED[ins_ulid]=$(median_file "$BENCH_OUT/ins_ulid.ms")
 MED[ins_uuid]=$(median_file "$BENCH_OUT/ins_uuid.ms")
 idx_ulid=$(cat "$BENCH_OUT/ins_ulid.idx")

@@ -133,3 +133,17 @@ key_names() {
 	local spec
 	for spec in "${BENCH_KEYS[@]}"; do echo "${spec%%|*}"; done
 }
+
+# ins_round NAME TYPE DEFAULT: one timed INSERT of ULID_BENCH_N rows into a
+# fresh table ins_NAME (id TYPE PRIMARY KEY DEFAULT ..., payload int), after
+# a CHECKPOINT; appends its ms to $BENCH_OUT/ins_NAME.ms and writes its
+# primary key's size to ins_NAME.idx.  median_file FILE: the median line.
+ins_round() {
+	bench_psql -q -c "DROP TABLE IF EXISTS ins_$1" \
+		-c "CREATE TABLE ins_$1 (id $2 PRIMARY KEY DEFAULT $3, payload int)" -c "CHECKPOINT" >/dev/null
+	bench_psql -c "SELECT round(median_ms::numeric, 1) FROM bench_run(ARRAY['x'],
+		ARRAY['INSERT INTO ins_$1 (payload) SELECT 1 FROM generate_series(1, $ULID_BENCH_N)'], 1)" |
+		tail -1 >>"$BENCH_OUT/ins_$1.ms"
+	bench_psql -c "SELECT pg_relation_size('ins_$1_pkey')" >"$BENCH_OUT/ins_$1.idx"
+}
+median_file() { sort -n "$1" | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }

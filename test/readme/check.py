@@ -81,7 +81,7 @@ import sys
 import time
 
 VOLATILE = re.compile(
-    r"\b(gen_ulid|gen_random_ulid|gen_monotonic_ulid|gen_gsid|snowflake_next|now|"
+    r"\b(gen_ulid|gen_random_ulid|gen_monotonic_ulid|gen_gsid|gen_uuidv7|gen_typeid|snowflake_next|now|"
     r"clock_timestamp|statement_timestamp|transaction_timestamp|current_timestamp|"
     r"localtimestamp|random|uuidv7|uuidv4|gen_random_uuid|pg_postmaster_start_time)\b",
     re.I)
