@@ -273,7 +273,7 @@ add_radix(cosid_codec *c, const item_ctx *ic, const cosid_item *it)
 	static const char *const allowed[] = {"radix", "width", "pad", NULL};
 	const char *help = "\"radix\" (2 to 62), \"width\" (1 to 64) and \"pad\" (a boolean; true needs a width)";
 	const cosid_jval *f[3];
-	int			v;
+	int			v = 0;
 
 	if (members(ic, it, allowed, help, f) != COSID_OK)
 		return COSID_ERR_CODEC;
@@ -352,6 +352,7 @@ add_date(cosid_codec *c, const item_ctx *ic, const cosid_item *it, cosid_wrap *w
 	{
 		w->source = COSID_SOURCE_ID_TIME;
 		c->uses_id_time = true;
+		c->id_dates = true;
 	}
 	else if (word_is(f[2]->s, f[2]->len, "now"))
 	{

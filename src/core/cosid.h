@@ -107,6 +107,7 @@ typedef struct cosid_codec
 	char		zone[COSID_ZONE_MAX + 1];
 	bool		uses_id_time;	/* friendly or an id_time date prefix */
 	bool		uses_now;		/* a now date prefix */
+	bool		id_dates;		/* an id_time date prefix */
 	int			nwraps;
 	cosid_wrap	wraps[COSID_MAX_ITEMS];
 } cosid_codec;
