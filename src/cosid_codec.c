@@ -30,6 +30,7 @@
 #include "utils/timestamp.h"
 
 #include "cosid.h"
+#include "radix.h"
 
 #define CODEC_HINT \
 	"A codec is a JSON array applied in order: an optional first item {\"radix\": {\"radix\": 62, \"width\": 11, \"pad\": true}} " \
@@ -230,14 +231,12 @@ parse_codec(Jsonb *jb, cosid_codec *c, const char *fn)
 	}
 }
 
-/*
- * The codec in argument argno, parsed once per call site and value; the
- * cache also holds the layout argument's (layout_argno).
- */
-static codec_cache *
-codec_arg(FunctionCallInfo fcinfo, int argno, const char *fn)
+/* codec_arg() past its first test: compare the bytes, or parse. */
+static pg_noinline codec_cache *
+codec_arg_slow(FunctionCallInfo fcinfo, int argno, const char *fn)
 {
 	codec_cache *cc = (codec_cache *) fcinfo->flinfo->fn_extra;
+	struct varlena *raw;
 	Jsonb	   *jb;
 	Size		len;
 	MemoryContext old;
@@ -247,12 +246,12 @@ codec_arg(FunctionCallInfo fcinfo, int argno, const char *fn)
 		cc = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(codec_cache));
 		fcinfo->flinfo->fn_extra = cc;
 	}
-	if (likely(cc->valid && cc->is_const))
+	/* compare the bytes as stored (a short header is not copied) */
+	raw = PG_DETOAST_DATUM_PACKED(PG_GETARG_DATUM(argno));
+	len = VARSIZE_ANY_EXHDR(raw);
+	if (cc->valid && cc->len == len && memcmp(cc->bytes, VARDATA_ANY(raw), len) == 0)
 		return cc;
-	jb = PG_GETARG_JSONB_P(argno);
-	len = VARSIZE_ANY_EXHDR(jb);
-	if (cc->valid && cc->len == len && memcmp(cc->bytes, VARDATA_ANY(jb), len) == 0)
-		return cc;
+	jb = DatumGetJsonbP(PointerGetDatum(raw));
 
 	cc->valid = false;
 	parse_codec(jb, &cc->codec, fn);
@@ -273,11 +272,39 @@ codec_arg(FunctionCallInfo fcinfo, int argno, const char *fn)
 		cc->cap = len;
 	}
 	MemoryContextSwitchTo(old);
-	memcpy(cc->bytes, VARDATA_ANY(jb), len);
+	memcpy(cc->bytes, VARDATA_ANY(raw), len);
 	cc->len = len;
 	cc->is_const = sf_arg_is_const(fcinfo->flinfo, argno);
 	cc->valid = true;
 	return cc;
+}
+
+/*
+ * The codec in argument argno, parsed once per call site and value (a
+ * Const is never compared again); the cache also holds the layout's.
+ */
+static inline codec_cache *
+codec_arg(FunctionCallInfo fcinfo, int argno, const char *fn)
+{
+	codec_cache *cc = (codec_cache *) fcinfo->flinfo->fn_extra;
+
+	if (likely(cc != NULL && cc->valid && cc->is_const))
+		return cc;
+	return codec_arg_slow(fcinfo, argno, fn);
+}
+
+/* The largest id of a layout (sfl_unpack's test, without the parts). */
+static inline uint64
+max_id(const sfl_layout *l)
+{
+	return l->preset == SFL_SCRU64 ? SFL_SCRU64_LIMIT - 1 : sfl_mask(l->width);
+}
+
+/* The tick of an id of the layout. */
+static inline int64
+tick_of(const sfl_layout *l, uint64 id)
+{
+	return (int64) ((id >> l->time_shift) & sfl_mask(l->time_bits));
 }
 
 /* A Unix ms time as local time in the codec's zone. */
@@ -295,16 +322,22 @@ snowflake_encode(PG_FUNCTION_ARGS)
 	int64		id = PG_GETARG_INT64(0);
 	codec_cache *cc = codec_arg(fcinfo, 2, "snowflake_encode");
 	const sfl_layout *l = sf_layout_arg_in(fcinfo, 1, &cc->layout_slot);
-	const cosid_codec *c = &cc->codec;
-	sfl_parts	p = sf_unpack(l, id);	/* 22003 outside the layout */
+	cosid_codec *c = &cc->codec;
 	int64		id_local = 0,
 				now_local = 0;
 	char		out[COSID_OUT_MAX];
 	size_t		len;
 	cosid_error err;
 
+	if (unlikely((uint64) id > max_id(l)))
+		(void) sf_unpack(l, id);	/* ERROR 22003: outside the layout */
+	/* one radix item (or none): the radix codec's own speed */
+	if (likely(c->nwraps == 0 && c->first != COSID_FIRST_FRIENDLY) &&
+		ulid_radix_encode((uint64) id, c->radix, c->pad ? c->width : 0, out, &len) == ULID_CODEC_OK &&
+		(c->width == 0 || len <= c->width))
+		PG_RETURN_TEXT_P(cstring_to_text_with_len(out, (int) len));
 	if (c->uses_id_time)
-		id_local = local_ms(cc, sfl_tick_unix_ms(l, p.tick));
+		id_local = local_ms(cc, sfl_tick_unix_ms(l, tick_of(l, (uint64) id)));
 	if (c->uses_now)
 	{
 		if (PG_NARGS() < 4)
@@ -351,14 +384,13 @@ snowflake_decode(PG_FUNCTION_ARGS)
 	text	   *t = PG_GETARG_TEXT_PP(0);
 	codec_cache *cc = codec_arg(fcinfo, 2, "snowflake_decode");
 	const sfl_layout *l = sf_layout_arg_in(fcinfo, 1, &cc->layout_slot);
-	const cosid_codec *c = &cc->codec;
+	cosid_codec *c = &cc->codec;
 	const char *s = VARDATA_ANY(t);
 	size_t		len = VARSIZE_ANY_EXHDR(t);
 	cosid_decoded d;
 	cosid_error err;
 	cosid_status st;
 	int64		id;
-	sfl_parts	p;
 
 	st = cosid_decode(c, l, s, len, &d, &err);
 	if (st == COSID_ERR_SYNTAX)
@@ -373,12 +405,11 @@ snowflake_decode(PG_FUNCTION_ARGS)
 		char	   *cs = text_to_cstring(t);
 
 		id = sf_friendly_id(l, cc->zone, d.local_ms, d.node, d.seq, cs, "snowflake_decode");
-		sfl_unpack(l, (uint64) id, &p);
 	}
 	else
 	{
 		id = (int64) d.value;
-		if (sfl_unpack(l, d.value, &p) != SFL_OK)
+		if (unlikely(d.value > max_id(l)))
 			ereport(ERROR,
 					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 					 errmsg("value out of range for snowflake_decode: \"%s\"", text_to_cstring(t)),
@@ -386,7 +417,7 @@ snowflake_decode(PG_FUNCTION_ARGS)
 							   d.value, sf_layout_name(l))));
 	}
 	if (c->id_dates &&
-		cosid_check_dates(c, s, &d, local_ms(cc, sfl_tick_unix_ms(l, p.tick)), &err) != COSID_OK)
+		cosid_check_dates(c, s, &d, local_ms(cc, sfl_tick_unix_ms(l, tick_of(l, (uint64) id))), &err) != COSID_OK)
 		report_syntax(text_to_cstring(t), len, &err);
 	PG_RETURN_INT64(id);
 }

@@ -36,6 +36,8 @@ enum
 	F_MS
 };
 
+#define DAY_MS		INT64_C(86400000)
+
 #define PATTERN_HELP "yyyy, yy, MM, dd, HH, mm, ss and SSS, with any ASCII punctuation or spaces between them"
 
 SFL_PRINTF(3, 4)
@@ -264,6 +266,16 @@ compile_pattern(const item_ctx *ic, const char *p, size_t len, cosid_wrap *w)
 	if (!has_field)
 		return bad(ic, "the pattern \"%.*s\" has no date field; it has %s.",
 				   (int) len, p, PATTERN_HELP);
+	/* every field is constant within a period of the finest one */
+	w->period_ms = DAY_MS;
+	for (int i = 0; i < w->ntokens; i++)
+	{
+		static const int64_t unit[] = {0, DAY_MS, DAY_MS, DAY_MS, DAY_MS, 3600000, 60000, 1000, 1};
+
+		if (w->tokens[i].field != F_LITERAL && unit[w->tokens[i].field] < w->period_ms)
+			w->period_ms = unit[w->tokens[i].field];
+	}
+	w->memo_valid = false;
 	return COSID_OK;
 }
 
@@ -425,23 +437,76 @@ cosid_codec_add(cosid_codec *c, int index, const cosid_item *it,
 
 /* --- dates -------------------------------------------------------------- */
 
-static void
+static const char digit_pairs[201] =
+"0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849"
+"5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
+
+/* v (0..9999) as width (2, 3 or 4) digits */
+static inline void
 put_digits(char *out, int v, int width)
 {
-	for (int i = width - 1; i >= 0; i--)
+	if (width == 4)
 	{
-		out[i] = (char) ('0' + v % 10);
-		v /= 10;
+		memcpy(out, digit_pairs + 2 * (v / 100), 2);
+		memcpy(out + 2, digit_pairs + 2 * (v % 100), 2);
 	}
+	else if (width == 3)
+	{
+		out[0] = (char) ('0' + v / 100);
+		memcpy(out + 1, digit_pairs + 2 * (v % 100), 2);
+	}
+	else
+		memcpy(out, digit_pairs + 2 * v, 2);
 }
 
-/* Write w's date of local_ms at out (w->date_len bytes). */
+/*
+ * sfl_civil_from_ms with the last day's date kept: the ids of one query
+ * mostly share their day, and the calendar arithmetic is the date prefix's
+ * main cost.  (A memo of a pure function: any caller may use it.)
+ */
+static bool
+civil_of(int64_t ms, sfl_civil *cv)
+{
+	static int64_t memo_day = INT64_MIN;
+	static sfl_civil memo;
+	int64_t		day = ms >= 0 ? ms / DAY_MS : -((-ms + DAY_MS - 1) / DAY_MS);	/* floored */
+	int64_t		rem;
+
+	if (day != memo_day)
+	{
+		if (!sfl_civil_from_ms(ms, &memo))
+			return false;
+		memo_day = day;
+	}
+	rem = ms - day * DAY_MS;
+	*cv = memo;
+	cv->hour = (int) (rem / 3600000);
+	cv->minute = (int) (rem / 60000 % 60);
+	cv->second = (int) (rem / 1000 % 60);
+	cv->ms = (int) (rem % 1000);
+	return true;
+}
+
+static inline int64_t
+floor_div(int64_t a, int64_t b)
+{
+	return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+/* Write w's date of local_ms at out (w->date_len bytes); w keeps it. */
 static cosid_status
-format_date(const cosid_wrap *w, int64_t local_ms, char *out, cosid_error *err)
+format_date(cosid_wrap *w, int64_t local_ms, char *out, cosid_error *err)
 {
 	sfl_civil	cv;
+	int64_t		period = floor_div(local_ms, w->period_ms);
+	char	   *start = out;
 
-	if (!sfl_civil_from_ms(local_ms, &cv))
+	if ((w->memo_valid && w->memo_period == period))
+	{
+		memcpy(out, w->memo, w->date_len);
+		return COSID_OK;
+	}
+	if (!civil_of(local_ms, &cv))
 		return fail(err, COSID_ERR_RANGE,
 					"codec[%d] (\"date_prefix\"): the local time %lld ms is outside the years 0000 to 9999 a date can write.",
 					w->index, (long long) local_ms);
@@ -484,6 +549,9 @@ format_date(const cosid_wrap *w, int64_t local_ms, char *out, cosid_error *err)
 		put_digits(out, v, t->width);
 		out += t->width;
 	}
+	memcpy(w->memo, start, w->date_len);
+	w->memo_period = period;
+	w->memo_valid = true;
 	return COSID_OK;
 }
 
@@ -542,7 +610,7 @@ seq_digits(const sfl_layout *l)
 }
 
 cosid_status
-cosid_encode(const cosid_codec *c, const sfl_layout *l, uint64_t id,
+cosid_encode(cosid_codec *c, const sfl_layout *l, uint64_t id,
 			 int64_t id_local_ms, int64_t now_local_ms, char *out, size_t *len,
 			 cosid_error *err)
 {
@@ -553,7 +621,7 @@ cosid_encode(const cosid_codec *c, const sfl_layout *l, uint64_t id,
 	/* the fronts, outermost first */
 	for (int i = c->nwraps - 1; i >= 0; i--)
 	{
-		const cosid_wrap *w = &c->wraps[i];
+		cosid_wrap *w = &c->wraps[i];
 
 		if (w->kind == COSID_WRAP_SUFFIX)
 			continue;
@@ -599,24 +667,53 @@ cosid_encode(const cosid_codec *c, const sfl_layout *l, uint64_t id,
 	return COSID_OK;
 }
 
-/* Strict radix digits: exactly what ulid_radix_encode writes. */
+/* digits of radix <= 36 as the encoder writes them: 0-9, then a-z */
+static int8_t lower36[256];
+static bool lower36_ready = false;
+
+static void
+init_lower36(void)
+{
+	memset(lower36, -1, sizeof(lower36));
+	for (int i = 0; i < 10; i++)
+		lower36['0' + i] = (int8_t) i;
+	for (int i = 0; i < 26; i++)
+		lower36['a' + i] = (int8_t) (10 + i);
+	lower36_ready = true;
+}
+
+/*
+ * Strict radix digits, exactly what ulid_radix_encode writes, in one pass:
+ * the digits (lowercase up to 36), then the width, padding and leading
+ * zeros, then overflow.
+ */
 static cosid_status
 decode_radix(const cosid_codec *c, const char *s, size_t b, size_t e,
 			 uint64_t *v, cosid_error *err)
 {
 	size_t		n = e - b;
-	ulid_codec_error ce;
-	ulid_codec_status st;
+	uint64_t	radix = c->radix;
+	uint64_t	limit = UINT64_MAX / radix;
+	uint64_t	limit_digit = UINT64_MAX % radix;
+	const int8_t *table = c->radix > 36 ? ulid_b62_decode_table : lower36;
+	uint64_t	acc = 0;
+	bool		overflow = false;
 
+	if (!lower36_ready)
+		init_lower36();
 	if (n == 0)
 		return fail_at(err, b, "there are no digits where codec[0] writes the id.");
 	for (size_t i = b; i < e; i++)
 	{
-		unsigned char ch = (unsigned char) s[i];
+		int			d = table[(unsigned char) s[i]];
 
-		if (ulid_radix_digit(ch, c->radix) < 0 || (c->radix <= 36 && ch >= 'A' && ch <= 'Z'))
+		if (d < 0 || (uint64_t) d >= radix)
 			return fail_at(err, i, "this is not a digit of base %d%s.", c->radix,
 						   c->radix <= 36 && c->radix > 10 ? " (0-9 and lowercase letters)" : "");
+		if (acc > limit || (acc == limit && (uint64_t) d > limit_digit))
+			overflow = true;
+		else
+			acc = acc * radix + (uint64_t) d;
 	}
 	if (c->pad && n != c->width)
 		return fail_at(err, b, "the id's digits are padded to %d characters; here there are %zu.",
@@ -626,9 +723,9 @@ decode_radix(const cosid_codec *c, const char *s, size_t b, size_t e,
 	if (!c->pad && c->width > 0 && n > c->width)
 		return fail(err, COSID_ERR_RANGE, "the id has %zu digits; the codec's \"width\" is %d.",
 					n, c->width);
-	st = ulid_radix_decode(s + b, n, c->radix, v, &ce);
-	if (st != ULID_CODEC_OK)
+	if (overflow)
 		return fail(err, COSID_ERR_RANGE, "the id's digits are more than 2^64 - 1.");
+	*v = acc;
 	return COSID_OK;
 }
 
@@ -640,7 +737,9 @@ cosid_decode(const cosid_codec *c, const sfl_layout *l, const char *s,
 				e = len;
 
 	err->pos = 0;
-	memset(d, 0, sizeof(*d));
+	d->value = 0;
+	d->local_ms = 0;
+	d->node = d->seq = 0;
 	for (int i = c->nwraps - 1; i >= 0; i--)
 	{
 		const cosid_wrap *w = &c->wraps[i];
@@ -692,12 +791,12 @@ cosid_decode(const cosid_codec *c, const sfl_layout *l, const char *s,
 }
 
 cosid_status
-cosid_check_dates(const cosid_codec *c, const char *s, const cosid_decoded *d,
+cosid_check_dates(cosid_codec *c, const char *s, const cosid_decoded *d,
 				  int64_t id_local_ms, cosid_error *err)
 {
 	for (int i = 0; i < c->nwraps; i++)
 	{
-		const cosid_wrap *w = &c->wraps[i];
+		cosid_wrap *w = &c->wraps[i];
 		char		want[COSID_PATTERN_MAX];
 
 		if (w->kind != COSID_WRAP_DATE || w->source != COSID_SOURCE_ID_TIME)
@@ -723,7 +822,7 @@ cosid_friendly_format(int64_t local_ms, uint64_t node, int wn, uint64_t seq,
 	sfl_civil	cv;
 	int			n;
 
-	if (!sfl_civil_from_ms(local_ms, &cv))
+	if (!civil_of(local_ms, &cv))
 		return false;
 	n = snprintf(buf, 64, "%04d%02d%02d%02d%02d%02d%03d-%0*llu-%0*llu",
 				 cv.year, cv.month, cv.day, cv.hour, cv.minute, cv.second, cv.ms,

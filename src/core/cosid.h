@@ -95,6 +95,11 @@ typedef struct cosid_wrap
 	char		text[COSID_AFFIX_MAX + 1];	/* prefix, suffix; date: delimiter */
 	cosid_token tokens[COSID_PATTERN_MAX];
 	int			index;			/* the item's index in the chain */
+	int64_t		period_ms;		/* date: the unit of its finest field */
+	/* date: the last date written (encoding may update it) */
+	bool		memo_valid;
+	int64_t		memo_period;
+	char		memo[COSID_PATTERN_MAX];
 } cosid_wrap;
 
 typedef struct cosid_codec
@@ -170,9 +175,10 @@ extern void cosid_codec_shape_error(cosid_error *err, int index,
  * added).  id_local_ms: the id's time as local time in the codec's zone
  * (when c->uses_id_time); now_local_ms: the time of a now date prefix, the
  * same way (when c->uses_now).  COSID_ERR_RANGE when a radix width or a
- * date's year cannot hold the value.
+ * date's year cannot hold the value.  c keeps the last date of each date
+ * prefix, so ids of one period format their date once.
  */
-extern cosid_status cosid_encode(const cosid_codec *c, const sfl_layout *l,
+extern cosid_status cosid_encode(cosid_codec *c, const sfl_layout *l,
 								 uint64_t id, int64_t id_local_ms,
 								 int64_t now_local_ms, char *out, size_t *len,
 								 cosid_error *err);
@@ -200,7 +206,7 @@ extern cosid_status cosid_decode(const cosid_codec *c, const sfl_layout *l,
 								 cosid_error *err);
 
 /* Each id_time date prefix must be the id's own date (id_local_ms). */
-extern cosid_status cosid_check_dates(const cosid_codec *c, const char *s,
+extern cosid_status cosid_check_dates(cosid_codec *c, const char *s,
 									  const cosid_decoded *d,
 									  int64_t id_local_ms, cosid_error *err);
 

@@ -53,7 +53,7 @@ preset(sfl_preset p)
 }
 
 static const char *
-enc(const cosid_codec *c, const sfl_layout *l, uint64_t id, int64_t id_local,
+enc(cosid_codec *c, const sfl_layout *l, uint64_t id, int64_t id_local,
 	int64_t now_local, cosid_status *st)
 {
 	static char out[COSID_OUT_MAX];
@@ -252,8 +252,35 @@ test_dates_reference(void)
 		back += st != COSID_OK || d.value != id ||
 			cosid_check_dates(&c, want, &d, ms, &err) != COSID_OK;
 	}
-	CHECK(bad == 0, "5000 id_time date prefixes agree with strftime (%d differ)", bad);
+	/* ids a few hours apart, in order: the memo of the last date is renewed at each day */
+	{
+		cosid_item	day_items[2] = {
+			item_obj("radix", "radix", j_int(36), NULL),
+			item_obj("date_prefix", "pattern", j_str("yyMMdd"), "source", j_str("id_time"), NULL),
+		};
+
+		CHECK(build_chain(&c, 2, day_items, &err) == COSID_OK, "day chain builds");
+	}
+	for (int i = 0; i < 3000; i++)
+	{
+		int64_t		ms = SEED_MS + (int64_t) i * 7 * 3600000 / 3 - 40 * DAY_MS;
+		uint64_t	id = (uint64_t) (ms - l.epoch_ms) << 22;
+		time_t		t = (time_t) (ms / 1000);
+		struct tm	tm;
+		char		date[64],
+					digits[70],
+					want[200];
+		cosid_status st;
+
+		gmtime_r(&t, &tm);
+		strftime(date, sizeof(date), "%y%m%d", &tm);
+		ref_encode(id, 36, 0, digits);
+		snprintf(want, sizeof(want), "%s%s", date, digits);
+		bad += strcmp(enc(&c, &l, id, ms, 0, &st), want) != 0;
+	}
+	CHECK(bad == 0, "5000 random and 3000 consecutive id_time date prefixes agree with strftime (%d differ)", bad);
 	CHECK(back == 0, "and decode back with their own date (%d fail)", back);
+	CHECK(build_chain(&c, 3, items, &err) == COSID_OK, "date chain builds again");
 	{
 		const char *s = "2026-10-27 07:30:12/abc.x";
 		cosid_decoded d;
