@@ -53,8 +53,17 @@ for call in "snowflake_next('twitter')" "snowflake_next('twitter', 3)"; do
 	*) not_ok "standby: $call refuses with 25006 (got: $out)" ;;
 	esac
 done
-check "standby: no Snowflake state was created" 0 \
-	"$(psqlx $R -c "SELECT count(*) FROM ulid_generator_state WHERE kind = 'snowflake'")"
+# COSID_80 runs on the same generator
+for call in "cosid80_next()" "cosid80_next(3)"; do
+	out=$(psqlx $R -v VERBOSITY=verbose -c "SELECT $call" 2>&1)
+	case $out in
+	*"25006: cannot mint COSID_80 ids during recovery"*"carries the primary's ulid.node_id"*"cosid80_advance()"*)
+		ok "standby: $call refuses with 25006" ;;
+	*) not_ok "standby: $call refuses with 25006 (got: $out)" ;;
+	esac
+done
+check "standby: no Snowflake or COSID_80 state was created" 0 \
+	"$(psqlx $R -c "SELECT count(*) FROM ulid_generator_state WHERE kind IN ('snowflake', 'cosid80')")"
 
 # the primary goes on; the rows replicate.  First the clock passes the
 # restart floor the standbys copied (the primary's when they were made), so
