@@ -36,6 +36,9 @@ enum
 	F_MS
 };
 
+/* each field's letters, by F_* */
+static const char *const field_letters[] = {"", "yyyy", "yy", "MM", "dd", "HH", "mm", "ss", "SSS"};
+
 #define DAY_MS		INT64_C(86400000)
 
 #define PATTERN_HELP "yyyy, yy, MM, dd, HH, mm, ss and SSS, with any ASCII punctuation or spaces between them"
@@ -228,22 +231,9 @@ compile_pattern(const item_ctx *ic, const char *p, size_t len, cosid_wrap *w)
 			while (i + n < len && p[i + n] == (char) ch)
 				n++;
 			t->field = F_LITERAL;
-			if (ch == 'y' && n == 4)
-				t->field = F_YEAR4;
-			else if (ch == 'y' && n == 2)
-				t->field = F_YEAR2;
-			else if (ch == 'M' && n == 2)
-				t->field = F_MONTH;
-			else if (ch == 'd' && n == 2)
-				t->field = F_DAY;
-			else if (ch == 'H' && n == 2)
-				t->field = F_HOUR;
-			else if (ch == 'm' && n == 2)
-				t->field = F_MINUTE;
-			else if (ch == 's' && n == 2)
-				t->field = F_SECOND;
-			else if (ch == 'S' && n == 3)
-				t->field = F_MS;
+			for (int f = F_YEAR4; f <= F_MS; f++)
+				if (ch == (unsigned char) field_letters[f][0] && n == strlen(field_letters[f]))
+					t->field = (uint8_t) f;
 			if (t->field == F_LITERAL)
 				return bad(ic, "the pattern letters \"%.*s\" at offset %zu are no field; the pattern has %s.",
 						   (int) n, p + i, i, PATTERN_HELP);
@@ -561,7 +551,6 @@ check_date_shape(const cosid_wrap *w, const char *s, size_t pos, cosid_error *er
 {
 	static const int lo[] = {0, 0, 0, 1, 1, 0, 0, 0, 0};
 	static const int hi[] = {0, 9999, 99, 12, 31, 23, 59, 59, 999};
-	static const char *const names[] = {"", "yyyy", "yy", "MM", "dd", "HH", "mm", "ss", "SSS"};
 	size_t		off = 0;
 
 	for (int i = 0; i < w->ntokens; i++)
@@ -584,12 +573,12 @@ check_date_shape(const cosid_wrap *w, const char *s, size_t pos, cosid_error *er
 			if (ch < '0' || ch > '9')
 				return fail_at(err, pos + off + (size_t) d,
 							   "the date prefix of codec[%d] has a digit of %s here.",
-							   w->index, names[t->field]);
+							   w->index, field_letters[t->field]);
 			v = v * 10 + (ch - '0');
 		}
 		if (v < lo[t->field] || v > hi[t->field])
 			return fail_at(err, pos + off, "%s of the date prefix of codec[%d] is %0*d; it is %d to %d.",
-						   names[t->field], w->index, t->width, v, lo[t->field], hi[t->field]);
+						   field_letters[t->field], w->index, t->width, v, lo[t->field], hi[t->field]);
 		off += t->width;
 	}
 	return COSID_OK;

@@ -35,15 +35,20 @@ for i in 1 2 3 4; do
 	pids+=($!)
 done
 wait "${pids[@]}"
-res=$(psqlx $S -c "
-	SELECT count(*), count(DISTINCT id),
+# order_stats TABLE: count, distinct ids, ids not above their session's
+# previous one, ids against completion order, whether the sessions interleaved
+order_stats() {
+	echo "count(*), count(DISTINCT id),
 	       (SELECT count(*) FROM (SELECT id, lag(id) OVER (PARTITION BY sess ORDER BY g) AS prev
-	                              FROM calls) s WHERE id <= prev),
+	                              FROM $1) s WHERE id <= prev),
 	       (SELECT count(*) FROM (SELECT before, min(after) OVER (ORDER BY id DESC
 	                                  ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS later_after
-	                              FROM calls) s WHERE later_after < before),
-	       (SELECT count(*) FROM (SELECT sess, lag(sess) OVER (ORDER BY id) AS prev FROM calls) s
-	        WHERE sess <> prev) > 1000,
+	                              FROM $1) s WHERE later_after < before),
+	       (SELECT count(*) FROM (SELECT sess, lag(sess) OVER (ORDER BY id) AS prev FROM $1) s
+	        WHERE sess <> prev) > 1000"
+}
+res=$(psqlx $S -c "
+	SELECT $(order_stats calls),
 	       bool_and(snowflake_node(id, 'twitter') = 7),
 	       bool_and(snowflake_time(id, 'twitter') >= date_trunc('milliseconds', t0)
 	                AND snowflake_time(id, 'twitter') <= t1 + interval '5 ms')
@@ -70,17 +75,7 @@ for i in 1 2 3 4; do
 	pids+=($!)
 done
 wait "${pids[@]}"
-res=$(psqlx $S -c "
-	SELECT count(*), count(DISTINCT id),
-	       (SELECT count(*) FROM (SELECT id, lag(id) OVER (PARTITION BY sess ORDER BY g) AS prev
-	                              FROM calls80) s WHERE id <= prev),
-	       (SELECT count(*) FROM (SELECT before, min(after) OVER (ORDER BY id DESC
-	                                  ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS later_after
-	                              FROM calls80) s WHERE later_after < before),
-	       (SELECT count(*) FROM (SELECT sess, lag(sess) OVER (ORDER BY id) AS prev FROM calls80) s
-	        WHERE sess <> prev) > 1000,
-	       bool_and((cosid80_parts(id) ->> 'node')::int = 7)
-	FROM calls80")
+res=$(psqlx $S -c "SELECT $(order_stats calls80), bool_and((cosid80_parts(id) ->> 'node')::int = 7) FROM calls80")
 IFS='|' read -r n ndistinct session_bad order_bad interleaved node_ok <<<"$res"
 check "COSID_80, 4 sessions: 200k ids, no duplicate" "200000 200000" "$n $ndistinct"
 check "COSID_80, 4 sessions: each session strictly increasing" 0 "$session_bad"

@@ -41,6 +41,22 @@ ref_encode(uint64_t v, int radix, int width, char *out)
 	out[o] = '\0';
 }
 
+/* reference text of a dated chain: strftime(fmt) of ms, between, base 36 of id, suffix */
+static void
+ref_dated(uint64_t id, int64_t ms, const char *fmt, const char *between,
+		  const char *suffix, char *want, size_t n)
+{
+	time_t		t = (time_t) (ms / 1000);
+	struct tm	tm;
+	char		date[64],
+				digits[70];
+
+	gmtime_r(&t, &tm);
+	strftime(date, sizeof(date), fmt, &tm);
+	ref_encode(id, 36, 0, digits);
+	snprintf(want, n, "%s%s%s%s", date, between, digits, suffix);
+}
+
 static sfl_layout
 preset(sfl_preset p)
 {
@@ -233,19 +249,12 @@ test_dates_reference(void)
 	{
 		uint64_t	id = test_rng() >> 1;
 		int64_t		ms = (int64_t) (id >> 22) + l.epoch_ms;
-		time_t		t = (time_t) (ms / 1000);
-		struct tm	tm;
-		char		date[64],
-					digits[70],
-					want[200];
+		char		want[200];
 		cosid_status st;
 		const char *s;
 		cosid_decoded d;
 
-		gmtime_r(&t, &tm);
-		strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S", &tm);
-		ref_encode(id, 36, 0, digits);
-		snprintf(want, sizeof(want), "%s/%s.x", date, digits);
+		ref_dated(id, ms, "%Y-%m-%d %H:%M:%S", "/", ".x", want, sizeof(want));
 		s = enc(&c, &l, id, ms, 0, &st);
 		bad += st != COSID_OK || strcmp(s, want) != 0;
 		st = cosid_decode(&c, &l, want, strlen(want), &d, &err);
@@ -265,17 +274,10 @@ test_dates_reference(void)
 	{
 		int64_t		ms = SEED_MS + (int64_t) i * 7 * 3600000 / 3 - 40 * DAY_MS;
 		uint64_t	id = (uint64_t) (ms - l.epoch_ms) << 22;
-		time_t		t = (time_t) (ms / 1000);
-		struct tm	tm;
-		char		date[64],
-					digits[70],
-					want[200];
+		char		want[200];
 		cosid_status st;
 
-		gmtime_r(&t, &tm);
-		strftime(date, sizeof(date), "%y%m%d", &tm);
-		ref_encode(id, 36, 0, digits);
-		snprintf(want, sizeof(want), "%s%s", date, digits);
+		ref_dated(id, ms, "%y%m%d", "", "", want, sizeof(want));
 		bad += strcmp(enc(&c, &l, id, ms, 0, &st), want) != 0;
 	}
 	CHECK(bad == 0, "5000 random and 3000 consecutive id_time date prefixes agree with strftime (%d differ)", bad);
