@@ -747,7 +747,9 @@ cosid_decode(const cosid_codec *c, const sfl_layout *l, const char *s,
 			if (e - b < w->date_len)
 				return fail_at(err, b, "the text is too short for the date prefix of codec[%d] (%d characters).",
 							   w->index, w->date_len);
-			if (check_date_shape(w, s + b, b, err) != COSID_OK)
+			/* the last date written has the shape: the common case */
+			if (!(w->memo_valid && memcmp(s + b, w->memo, w->date_len) == 0) &&
+				check_date_shape(w, s + b, b, err) != COSID_OK)
 				return COSID_ERR_SYNTAX;
 			d->date_pos[i] = b;
 			b += w->date_len;
@@ -790,6 +792,9 @@ cosid_check_dates(cosid_codec *c, const char *s, const cosid_decoded *d,
 
 		if (w->kind != COSID_WRAP_DATE || w->source != COSID_SOURCE_ID_TIME)
 			continue;
+		if (w->memo_valid && w->memo_period == floor_div(id_local_ms, w->period_ms) &&
+			memcmp(w->memo, s + d->date_pos[i], w->date_len) == 0)
+			continue;			/* the id's date, as last written */
 		if (format_date(w, id_local_ms, want, err) != COSID_OK)
 			return COSID_ERR_SYNTAX;
 		if (memcmp(want, s + d->date_pos[i], w->date_len) != 0)

@@ -138,6 +138,15 @@ fuzz_chain(const uint8_t *data, size_t size)
 		return;
 	fixed_codec(data[0], &c);
 	l = layout_of(data[0] >> 3);
+	/* half the time the codec has written a date already (its memo) */
+	if (data[0] & 0x40)
+	{
+		sfl_parts	p;
+		uint64_t	seed = UINT64_C(905478981279559697) & sfl_mask(l.width);
+
+		if (sfl_unpack(&l, seed, &p) == SFL_OK)
+			(void) cosid_encode(&c, &l, seed, id_ms(&l, seed), 86400000, out, &n, &err);
+	}
 	st = cosid_decode(&c, &l, s, len, &d, &err);
 	check_error(st, &err, len);
 	if (st != COSID_OK || !id_of(&c, &l, &d, &id))
