@@ -288,8 +288,19 @@ codec_arg(FunctionCallInfo fcinfo, int argno, const char *fn)
 {
 	codec_cache *cc = (codec_cache *) fcinfo->flinfo->fn_extra;
 
-	if (likely(cc != NULL && cc->valid && cc->is_const))
-		return cc;
+	if (likely(cc != NULL && cc->valid))
+	{
+		struct varlena *raw;
+
+		if (cc->is_const)
+			return cc;
+		/* the same bytes, stored inline (a column's value, mostly) */
+		raw = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
+		if (!VARATT_IS_EXTERNAL(raw) && !VARATT_IS_COMPRESSED(raw) &&
+			VARSIZE_ANY_EXHDR(raw) == cc->len &&
+			memcmp(cc->bytes, VARDATA_ANY(raw), cc->len) == 0)
+			return cc;
+	}
 	return codec_arg_slow(fcinfo, argno, fn);
 }
 
