@@ -743,6 +743,35 @@ COMMENT ON FUNCTION snowflake_from_friendly(text, snowflake_layout, text) IS 'th
 COMMENT ON FUNCTION scru64_text(bigint) IS 'SCRU64''s 12-character lowercase Base36 text';
 COMMENT ON FUNCTION scru64_from_text(text) IS 'the id of SCRU64 text (12 Base36 characters, any case)';
 
+-- CosId's codec chain (SPEC section 4): an ordered jsonb array of items.
+-- Immutable: none reads the clock.  A "source": "now" date prefix takes its
+-- time from the four-argument form's last argument (the caller passes now()
+-- or clock_timestamp()); the three-argument form refuses such a codec.
+CREATE FUNCTION snowflake_encode(id bigint, layout snowflake_layout, codec jsonb) RETURNS text
+    AS 'MODULE_PATHNAME', 'snowflake_encode' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION snowflake_encode(id bigint, layout snowflake_layout, codec jsonb, now timestamptz) RETURNS text
+    AS 'MODULE_PATHNAME', 'snowflake_encode' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION snowflake_decode(encoded text, layout snowflake_layout, codec jsonb) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'snowflake_decode' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION snowflake_encode(bigint, snowflake_layout, jsonb) IS 'CosId codec chain: the id''s text through an ordered jsonb list of items (radix or friendly first, then prefix, suffix, date_prefix); refuses "source": "now" date prefixes';
+COMMENT ON FUNCTION snowflake_encode(bigint, snowflake_layout, jsonb, timestamptz) IS 'CosId codec chain, with the time of "source": "now" date prefixes given (pass now() or clock_timestamp())';
+COMMENT ON FUNCTION snowflake_decode(text, snowflake_layout, jsonb) IS 'the exact inverse of snowflake_encode: the id of a text the same layout and codec write';
+
+-- COSID_80 (SPEC section 4): 44-bit Unix ms, 20-bit node, 16-bit sequence,
+-- text only (15 Base62 characters at fixed widths, sorting like the id).
+CREATE FUNCTION cosid80_parts(id text) RETURNS jsonb
+    AS 'MODULE_PATHNAME', 'cosid80_parts' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION cosid80_time(id text) RETURNS timestamptz
+    AS 'MODULE_PATHNAME', 'cosid80_time' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION cosid80_friendly(id text, zone text DEFAULT 'UTC') RETURNS text
+    AS 'MODULE_PATHNAME', 'cosid80_friendly' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION cosid80_from_friendly(friendly text, zone text DEFAULT 'UTC') RETURNS text
+    AS 'MODULE_PATHNAME', 'cosid80_from_friendly' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION cosid80_parts(text) IS 'a COSID_80 id''s time (UTC), unix_ms, node and sequence, as jsonb';
+COMMENT ON FUNCTION cosid80_time(text) IS 'the time of a COSID_80 id';
+COMMENT ON FUNCTION cosid80_friendly(text, text) IS 'COSID_80 friendly form yyyyMMddHHmmssSSS-NNNNNNN-SSSSS, local time in zone';
+COMMENT ON FUNCTION cosid80_from_friendly(text, text) IS 'the COSID_80 id of a friendly form; rejects local times skipped or repeated in zone';
+
 -- Generating.  One shared state per (bit structure, node): ids from it
 -- strictly increase across every backend.  PARALLEL SAFE, like
 -- gen_monotonic_ulid(): the state lives in shared memory and workers see
@@ -766,6 +795,21 @@ CREATE FUNCTION snowflake_reset(layout snowflake_layout, node bigint) RETURNS vo
     AS 'MODULE_PATHNAME', 'snowflake_reset' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
 COMMENT ON FUNCTION snowflake_reset(snowflake_layout, bigint) IS 'undo snowflake_advance(): the state of (layout, node) forgets its own floor and follows the clock again (superuser only; WARNING: ids issued since the advance may repeat)';
 REVOKE ALL ON FUNCTION snowflake_reset(snowflake_layout, bigint) FROM PUBLIC;
+
+-- COSID_80 on the same generator: one shared state per node, every
+-- guarantee of snowflake_next().  Not STRICT: a NULL node is ulid.node_id.
+CREATE FUNCTION cosid80_next(node bigint DEFAULT NULL) RETURNS text
+    AS 'MODULE_PATHNAME', 'cosid80_next' LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION cosid80_next(bigint) IS 'the next COSID_80 id (15 Base62 characters) on a node (default ulid.node_id), strictly increasing across backends and restarts';
+-- like snowflake_advance() and snowflake_reset()
+CREATE FUNCTION cosid80_advance(node bigint, id text) RETURNS void
+    AS 'MODULE_PATHNAME', 'cosid80_advance' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION cosid80_advance(bigint, text) IS 'make every later cosid80_next(node) id greater than this id, also after a restart (superuser only)';
+REVOKE ALL ON FUNCTION cosid80_advance(bigint, text) FROM PUBLIC;
+CREATE FUNCTION cosid80_reset(node bigint) RETURNS void
+    AS 'MODULE_PATHNAME', 'cosid80_reset' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+COMMENT ON FUNCTION cosid80_reset(bigint) IS 'undo cosid80_advance(): the node''s state forgets its own floor and follows the clock again (superuser only; WARNING: ids issued since the advance may repeat)';
+REVOKE ALL ON FUNCTION cosid80_reset(bigint) FROM PUBLIC;
 
 -----------------------------------------------------------------------------
 -- Text codecs

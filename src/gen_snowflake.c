@@ -86,6 +86,8 @@ typedef struct sf_state_key
 
 StaticAssertDecl(sizeof(sf_state_key) <= ULID_STATE_KEY_BYTES,
 				 "a Snowflake state key fits a shared state's key");
+StaticAssertDecl(offsetof(sf_state_key, node) == sizeof(sfl_key),
+				 "the node follows the bits (cosid80.c's describe reads it there)");
 
 /* the last microseconds of a wait for the next tick are spun, not slept */
 #define SPIN_US		50
@@ -103,6 +105,7 @@ static int	clock_wait_ms = 1000;
 #define CACHE_SIZE	8
 typedef struct cached_state
 {
+	UlidStateKind kind;
 	sf_state_key key;
 	UlidGenState *st;
 	uint32		incarnation;
@@ -129,12 +132,13 @@ tick_start(const sfl_layout *l, int unit_ms, int64 tick)
 }
 
 /*
- * The state of (layout's bits, node), cached in this backend; *incarnation
- * receives the incarnation to check under its spinlock.  refresh: the
- * cached slot was found stale, look the key up again.
+ * The state of (kind, layout's bits, node), cached in this backend;
+ * *incarnation receives the incarnation to check under its spinlock.
+ * refresh: the cached slot was found stale, look the key up again.
  */
 static UlidGenState *
-get_state(const sfl_layout *l, int64 node, uint32 *incarnation, bool refresh)
+get_state(const sfl_layout *l, UlidStateKind kind, int64 node,
+		  uint32 *incarnation, bool refresh)
 {
 	sf_state_key key;
 	cached_state found;
@@ -142,13 +146,14 @@ get_state(const sfl_layout *l, int64 node, uint32 *incarnation, bool refresh)
 
 	sfl_layout_key(l, &key.bits);
 	key.node = node;
-	if (likely(ncached > 0 && !refresh && memcmp(&cache[0].key, &key, sizeof(key)) == 0))
+	if (likely(ncached > 0 && !refresh && cache[0].kind == kind &&
+			   memcmp(&cache[0].key, &key, sizeof(key)) == 0))
 	{
 		*incarnation = cache[0].incarnation;
 		return cache[0].st;
 	}
 	for (i = 0; i < ncached; i++)
-		if (memcmp(&cache[i].key, &key, sizeof(key)) == 0)
+		if (cache[i].kind == kind && memcmp(&cache[i].key, &key, sizeof(key)) == 0)
 			break;
 	if (i < ncached && !refresh)
 		found = cache[i];
@@ -157,8 +162,9 @@ get_state(const sfl_layout *l, int64 node, uint32 *incarnation, bool refresh)
 		uint8		raw[ULID_STATE_KEY_BYTES] = {0};
 
 		memcpy(raw, &key, sizeof(key));
+		found.kind = kind;
 		found.key = key;
-		found.st = ulid_state_get(ULID_STATE_SNOWFLAKE, raw, &found.incarnation);
+		found.st = ulid_state_get(kind, raw, &found.incarnation);
 		if (i == ncached)
 		{
 			if (ncached < CACHE_SIZE)
@@ -171,6 +177,31 @@ get_state(const sfl_layout *l, int64 node, uint32 *incarnation, bool refresh)
 	cache[0] = found;
 	*incarnation = found.incarnation;
 	return found.st;
+}
+
+/* How messages name a layout: its text, or COSID_80. */
+static char *
+layout_label(const sfl_layout *l, UlidStateKind kind)
+{
+	return kind == ULID_STATE_COSID80 ? pstrdup("COSID_80") : sf_layout_name(l);
+}
+
+/* How messages name a generator state: "snowflake_next() for layout x". */
+static char *
+gen_label(const sfl_layout *l, UlidStateKind kind)
+{
+	if (kind == ULID_STATE_COSID80)
+		return pstrdup("cosid80_next()");
+	return psprintf("snowflake_next() for layout %s", sf_layout_name(l));
+}
+
+/* The call that undoes an advance of the state of (kind, layout, node). */
+static char *
+reset_call(const sfl_layout *l, UlidStateKind kind, int64 node)
+{
+	if (kind == ULID_STATE_COSID80)
+		return psprintf("SELECT cosid80_reset(" INT64_FORMAT ")", node);
+	return psprintf("SELECT snowflake_reset('%s', " INT64_FORMAT ")", sf_layout_name(l), node);
 }
 
 /* ERROR 22003 unless node fits the layout's node bits. */
@@ -194,16 +225,16 @@ check_node(const sfl_layout *l, int64 node, bool from_setting)
  * generator may issue, or the next id would lie past its last (last).
  */
 static void
-report_out_of_time(const sfl_layout *l, int64 now, int64 last)
+report_out_of_time(const sfl_layout *l, UlidStateKind kind, int64 now, int64 last)
 {
 	if (last < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-				 errmsg("the clock is before the start of the layout %s", sf_layout_name(l)),
+				 errmsg("the clock is before the start of the layout %s", layout_label(l, kind)),
 				 errdetail("The clock reads %s. %s", ulid_iso_or_ms(now), sf_layout_range(l))));
 	ereport(ERROR,
 			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-			 errmsg("the layout %s has no time left to mint ids on", sf_layout_name(l)),
+			 errmsg("the layout %s has no time left to mint ids on", layout_label(l, kind)),
 			 errdetail("The next id would lie after the last tick a generator may issue, which starts at %s.",
 					   ulid_iso_or_ms(sfl_tick_unix_ms(l, last)))));
 }
@@ -214,24 +245,24 @@ report_out_of_time(const sfl_layout *l, int64 now, int64 last)
  * cause, and the message says so.
  */
 static void
-report_clock_behind(const sfl_layout *l, int64 node, int64 now, int64 last_ms,
-					int64 allowance, bool advanced, int64 own_floor)
+report_clock_behind(const sfl_layout *l, UlidStateKind kind, int64 node,
+					int64 now, int64 last_ms, int64 allowance, bool advanced,
+					int64 own_floor)
 {
 	if (advanced)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("snowflake_next() for layout %s, node " INT64_FORMAT ", was advanced to %s, " INT64_FORMAT " ms ahead of the clock",
-						sf_layout_name(l), node, ulid_iso_or_ms(last_ms), last_ms - now),
-				 errdetail_internal("%s", ulid_advance_detail(own_floor,
-															  psprintf("SELECT snowflake_reset('%s', " INT64_FORMAT ")",
-																	   sf_layout_name(l), node))),
+				 errmsg("%s, node " INT64_FORMAT ", was advanced to %s, " INT64_FORMAT " ms ahead of the clock",
+						gen_label(l, kind), node, ulid_iso_or_ms(last_ms), last_ms - now),
+				 errdetail_internal("%s", ulid_advance_detail(own_floor, reset_call(l, kind, node))),
 				 errhint("The generator issues at most ulid.clock_borrow_ms (or one tick) ahead of the clock; it issues again once the clock reaches the advanced time.")));
 	ereport(ERROR,
 			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-			 errmsg("the clock (%s) is " INT64_FORMAT " ms behind the last Snowflake id's time (%s)",
-					ulid_iso_or_ms(now), last_ms - now, ulid_iso_or_ms(last_ms)),
+			 errmsg("the clock (%s) is " INT64_FORMAT " ms behind the last %s id's time (%s)",
+					ulid_iso_or_ms(now), last_ms - now,
+					kind == ULID_STATE_COSID80 ? "COSID_80" : "Snowflake", ulid_iso_or_ms(last_ms)),
 			 errdetail("Layout %s, node " INT64_FORMAT ": the generator issues ahead of a clock at most " INT64_FORMAT " ms behind (ulid.clock_borrow_ms or one tick) and waits for one at most %d ms behind (ulid.clock_wait_ms).",
-					   sf_layout_name(l), node, allowance, clock_wait_ms),
+					   layout_label(l, kind), node, allowance, clock_wait_ms),
 			 errhint("Check the server's clock synchronisation; once the clock has caught up, ids are issued again.")));
 }
 
@@ -266,10 +297,17 @@ wait_for_clock(int64 target)
 	}
 }
 
-/* The next id of (layout, node): the issuing loop of shmem.h. */
-static int64
-snowflake_next_id(const sfl_layout *l, int64 node)
+/*
+ * The next (tick, sequence) of (kind, layout, node): the issuing loop of
+ * shmem.h.  kind is ULID_STATE_SNOWFLAKE (snowflake_next()) or
+ * ULID_STATE_COSID80 (cosid80_next(), whose 80-bit layout is never packed
+ * into a bigint).
+ */
+void
+sf_next_parts(const sfl_layout *l, int kind_, int64 node, int64 *out_tick,
+			  uint64 *out_seq)
 {
+	UlidStateKind kind = (UlidStateKind) kind_;
 	UlidGenState *st;
 	uint32		inc;
 	int			unit_ms = sfl_unit_ms((sfl_unit) l->unit);
@@ -283,10 +321,11 @@ snowflake_next_id(const sfl_layout *l, int64 node)
 	if (RecoveryInProgress())
 		ereport(ERROR,
 				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
-				 errmsg("cannot mint Snowflake ids during recovery"),
+				 errmsg("cannot mint %s ids during recovery", kind == ULID_STATE_COSID80 ? "COSID_80" : "Snowflake"),
 				 errdetail("A hot standby is a copy of its primary and carries the primary's ulid.node_id: its ids would collide with the primary's."),
-				 errhint("Mint ids on the primary. A promoted standby needs its own ulid.node_id, or snowflake_advance() past the old primary's last ids.")));
-	st = get_state(l, node, &inc, false);
+				 errhint("Mint ids on the primary. A promoted standby needs its own ulid.node_id, or %s past the old primary's last ids.",
+						 kind == ULID_STATE_COSID80 ? "cosid80_advance()" : "snowflake_advance()")));
+	st = get_state(l, kind, node, &inc, false);
 	sfl_issuable_ticks(l, &first, &last);
 	if (unlikely(l->seq_reset == SFL_RESET_RANDOM))
 		random = ulid_random_u64();
@@ -388,30 +427,44 @@ snowflake_next_id(const sfl_layout *l, int64 node)
 		switch (action)
 		{
 			case ISSUE:
-				if (likely(chk == ULID_FLOOR_OK))
-					return (int64) sfl_pack(l, tick, (uint64) node, seq);
-				ulid_floor_reserve(st, ms, own, chk == ULID_FLOOR_BLOCKED);
-				if (chk == ULID_FLOOR_REFRESH)
-					return (int64) sfl_pack(l, tick, (uint64) node, seq);
+				if (unlikely(chk != ULID_FLOOR_OK))
+					ulid_floor_reserve(st, ms, own, chk == ULID_FLOOR_BLOCKED);
+				if (likely(chk != ULID_FLOOR_BLOCKED))
+				{
+					*out_tick = tick;
+					*out_seq = seq;
+					return;
+				}
 				break;			/* blocked: compute again */
 			case WAIT:
 				wait_for_clock(target);
 				break;
 			case STALE:
-				st = get_state(l, node, &inc, true);
+				st = get_state(l, kind, node, &inc, true);
 				break;
 			case FAIL_START:
-				report_out_of_time(l, now, -1);
+				report_out_of_time(l, kind, now, -1);
 				break;
 			case FAIL_BEHIND:
-				report_clock_behind(l, node, now, last_start, allowance,
+				report_clock_behind(l, kind, node, now, last_start, allowance,
 									advanced, own_floor);
 				break;
 			case FAIL_END:
-				report_out_of_time(l, now, last);
+				report_out_of_time(l, kind, now, last);
 				break;
 		}
 	}
+}
+
+/* The next Snowflake id of (layout, node). */
+static inline int64
+snowflake_next_id(const sfl_layout *l, int64 node)
+{
+	int64		tick;
+	uint64		seq;
+
+	sf_next_parts(l, ULID_STATE_SNOWFLAKE, node, &tick, &seq);
+	return (int64) sfl_pack(l, tick, (uint64) node, seq);
 }
 
 /* snowflake_next(layout): on this server's node, ulid.node_id. */
@@ -430,6 +483,13 @@ snowflake_next(PG_FUNCTION_ARGS)
 	if (unlikely((uint64) node_id > sfl_max_node(l)))
 		check_node(l, node_id, true);
 	PG_RETURN_INT64(snowflake_next_id(l, node_id));
+}
+
+/* ulid.node_id (-1: unset) */
+int
+sf_node_id(void)
+{
+	return node_id;
 }
 
 /* snowflake_next(layout, node) */
@@ -460,13 +520,9 @@ snowflake_advance(PG_FUNCTION_ARGS)
 	int64		node = PG_GETARG_INT64(1);
 	int64		id = PG_GETARG_INT64(2);
 	uint64		max_seq = sfl_max_seq(l);
-	int			unit_ms = sfl_unit_ms((sfl_unit) l->unit);
 	sfl_parts	p;
 	int64		tick;
-	int64		ms;
 	uint64		seq;
-	UlidGenState *st;
-	uint32		inc;
 
 	ulid_require_superuser("advance snowflake_next()");
 	check_node(l, node, false);
@@ -500,9 +556,26 @@ snowflake_advance(PG_FUNCTION_ARGS)
 		if (tick < 0)
 			PG_RETURN_VOID();	/* every id of this node is above id */
 	}
-	ms = tick_start(l, unit_ms, tick) + unit_ms - 1;
+	sf_advance_to(l, ULID_STATE_SNOWFLAKE, node, tick, seq);
+	PG_RETURN_VOID();
+}
 
-	st = get_state(l, node, &inc, false);
+/*
+ * Move the state of (kind, layout, node) to (tick, seq) unless it is
+ * already there or beyond; its own floor is persisted above that tick
+ * first (snowflake_advance(), cosid80_advance()).
+ */
+void
+sf_advance_to(const sfl_layout *l, int kind_, int64 node, int64 tick, uint64 seq)
+{
+	UlidStateKind kind = (UlidStateKind) kind_;
+	int			unit_ms = sfl_unit_ms((sfl_unit) l->unit);
+	int64		ms;
+	UlidGenState *st;
+	uint32		inc;
+
+	ms = tick_start(l, unit_ms, tick) + unit_ms - 1;
+	st = get_state(l, kind, node, &inc, false);
 	for (;;)
 	{
 		bool		moved = false;
@@ -511,14 +584,14 @@ snowflake_advance(PG_FUNCTION_ARGS)
 		if (ulid_state_stale(st, inc))
 		{
 			SpinLockRelease(&st->mutex);
-			st = get_state(l, node, &inc, true);
+			st = get_state(l, kind, node, &inc, true);
 			continue;
 		}
 		if (st->valid && (tick < (int64) st->word[W_TICK] ||
 						  (tick == (int64) st->word[W_TICK] && seq <= st->word[W_SEQ])))
 		{
 			SpinLockRelease(&st->mutex);
-			PG_RETURN_VOID();	/* already above id */
+			return;	/* already above id */
 		}
 		SpinLockRelease(&st->mutex);
 
@@ -543,8 +616,8 @@ snowflake_advance(PG_FUNCTION_ARGS)
 		}
 		SpinLockRelease(&st->mutex);
 		if (moved)
-			PG_RETURN_VOID();
-		st = get_state(l, node, &inc, true);	/* reclaimed meanwhile */
+			return;
+		st = get_state(l, kind, node, &inc, true);	/* reclaimed meanwhile */
 	}
 }
 
@@ -560,28 +633,38 @@ snowflake_reset(PG_FUNCTION_ARGS)
 {
 	const sfl_layout *l = sf_layout_arg(fcinfo, 0);
 	int64		node = PG_GETARG_INT64(1);
+
+	ulid_require_superuser("reset snowflake_next()");
+	check_node(l, node, false);
+	sf_reset_state(l, ULID_STATE_SNOWFLAKE, node);
+	PG_RETURN_VOID();
+}
+
+/* Undo an advance of the state of (kind, layout, node), saying what it drops. */
+void
+sf_reset_state(const sfl_layout *l, int kind_, int64 node)
+{
+	UlidStateKind kind = (UlidStateKind) kind_;
 	UlidGenState *st;
 	uint32		inc;
 	int64		own_floor = 0;
 
-	ulid_require_superuser("reset snowflake_next()");
-	check_node(l, node, false);
-	st = get_state(l, node, &inc, false);
+	st = get_state(l, kind, node, &inc, false);
 	if (!ulid_state_reset(st, inc, &own_floor))
 	{
 		ereport(NOTICE,
-				(errmsg("snowflake_next() for layout %s, node " INT64_FORMAT ", is not advanced; nothing was reset",
-						sf_layout_name(l), node),
-				 errdetail("Only a state that snowflake_advance() moved ahead of the clock has its own floor to drop.")));
-		PG_RETURN_VOID();
+				(errmsg("%s, node " INT64_FORMAT ", is not advanced; nothing was reset",
+						gen_label(l, kind), node),
+				 errdetail("Only a state that %s moved ahead of the clock has its own floor to drop.",
+						   kind == ULID_STATE_COSID80 ? "cosid80_advance()" : "snowflake_advance()")));
+		return;
 	}
 	ereport(WARNING,
-			(errmsg("snowflake_next() for layout %s, node " INT64_FORMAT ", no longer stays above the ids issued since its advance",
-					sf_layout_name(l), node),
+			(errmsg("%s, node " INT64_FORMAT ", no longer stays above the ids issued since its advance",
+					gen_label(l, kind), node),
 			 errdetail("It goes on from the clock again. Its ids until %s may be issued again once the clock reaches them, and ids stored from that time on may collide.",
 					   ulid_iso_or_ms(own_floor)),
 			 errhint("If ids from after the advance are stored, advance again to the largest of them instead.")));
-	PG_RETURN_VOID();
 }
 
 /*
@@ -700,4 +783,5 @@ ulid_gen_snowflake_init(void)
 							PGC_SUSET, GUC_UNIT_MS,
 							NULL, NULL, NULL);
 	ulid_state_register_kind(ULID_STATE_SNOWFLAKE, "snowflake", describe);
+	ulid_cosid80_init();
 }

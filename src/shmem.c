@@ -936,7 +936,7 @@ ulid_state_reset(UlidGenState *st, uint32 incarnation, int64 *own_floor)
 char *
 ulid_advance_detail(int64 own_floor, const char *reset_call)
 {
-	return psprintf("The state was advanced past the clock (snowflake_advance() or ulid_monotonic_advance()); its own floor is %s. If that advance was a mistake, %s undoes it.",
+	return psprintf("The state was advanced past the clock (snowflake_advance(), cosid80_advance() or ulid_monotonic_advance()); its own floor is %s. If that advance was a mistake, %s undoes it.",
 					ulid_iso_or_ms(own_floor), reset_call);
 }
 

@@ -62,6 +62,7 @@ typedef enum UlidStateKind
 {
 	ULID_STATE_MONOTONIC_ULID = 1,	/* gen_monotonic_ulid(): one state */
 	ULID_STATE_SNOWFLAKE = 2,	/* snowflake_next(): one per bits + node */
+	ULID_STATE_COSID80 = 3,		/* cosid80_next(): one per node */
 	ULID_STATE_KINDS			/* one past the last kind */
 } UlidStateKind;
 

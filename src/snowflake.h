@@ -24,6 +24,26 @@
  */
 extern const sfl_layout *sf_layout_arg(FunctionCallInfo fcinfo, int argno);
 
+/* The same, caching in *slot instead of fn_extra (which the caller uses). */
+extern const sfl_layout *sf_layout_arg_in(FunctionCallInfo fcinfo, int argno,
+										  void **slot);
+
+/* Whether argument argno is a Const of the call's expression (fn_expr). */
+extern bool sf_arg_is_const(FmgrInfo *flinfo, int argno);
+
+/* The offset of a time zone (AT TIME ZONE's names) at unix_ms, in ms. */
+extern int64 sf_zone_offset_ms(text *zone, int64 unix_ms);
+
+/*
+ * The id of a friendly text's parts: its local time in zone (22P02 when
+ * the zone skipped or repeated it), on a tick of the layout (22P02 off a
+ * tick, 22003 outside the layout).  input is the text and fn the function
+ * (NULL: snowflake_from_friendly) that messages name.
+ */
+extern int64 sf_friendly_id(const sfl_layout *l, text *zone, int64 local_ms,
+							uint64 node, uint64 seq, const char *input,
+							const char *fn);
+
 /* The canonical text of a layout, palloc'd (for messages). */
 extern char *sf_layout_name(const sfl_layout *l);
 
@@ -39,5 +59,30 @@ extern char *sf_layout_range(const sfl_layout *l);
 
 /* The tick of a time, floored; ERROR 22008 outside the layout's times. */
 extern int64 sf_tick_of_timestamptz(const sfl_layout *l, TimestampTz ts);
+
+/*
+ * The generator (gen_snowflake.c), shared by snowflake_next() and
+ * cosid80_next(): kind is the UlidStateKind of the state (shmem.h).
+ * sf_next_parts issues the next (tick, sequence) of (kind, layout's bits,
+ * node) with every guarantee of snowflake_next(); sf_advance_to moves the
+ * state to (tick, seq) unless it is beyond, persisting its own floor;
+ * sf_reset_state undoes an advance with a WARNING (the callers check the
+ * superuser and the node).
+ */
+extern void sf_next_parts(const sfl_layout *l, int kind, int64 node,
+						  int64 *tick, uint64 *seq);
+extern void sf_advance_to(const sfl_layout *l, int kind, int64 node,
+						  int64 tick, uint64 seq);
+extern void sf_reset_state(const sfl_layout *l, int kind, int64 node);
+
+/* From ulid_gen_snowflake_init(): the view's COSID_80 kind (cosid80.c). */
+extern void ulid_cosid80_init(void);
+
+/* ulid.node_id, -1 when unset */
+extern int	sf_node_id(void);
+
+/* The UTC instant of a local time in zone (22P02 when skipped or repeated). */
+extern int64 sf_local_to_utc(text *zone, int64 local_ms, const char *input,
+							 const char *fn);
 
 #endif							/* ULID_SNOWFLAKE_H */

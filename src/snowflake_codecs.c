@@ -25,8 +25,8 @@
 #define PROBE_MS	(INT64CONST(36) * 3600 * 1000)
 
 /* The offset of zone from UTC at the instant unix_ms, in ms. */
-static int64
-zone_offset_ms(text *zone, int64 unix_ms)
+int64
+sf_zone_offset_ms(text *zone, int64 unix_ms)
 {
 	TimestampTz ts = sf_unix_ms_to_timestamptz(unix_ms);
 	Timestamp	local = DatumGetTimestamp(DirectFunctionCall2(timestamptz_zone,
@@ -55,19 +55,19 @@ local_text(int64 local_ms)
  * when the zone's offset at it gives back local_ms.  None: the local time
  * was skipped; two: it happened twice.  Both are 22P02.
  */
-static int64
-local_to_utc(text *zone, int64 local_ms, const char *input)
+int64
+sf_local_to_utc(text *zone, int64 local_ms, const char *input, const char *fn)
 {
 	int64		found[3];
 	int			nfound = 0;
 
 	for (int i = -1; i <= 1; i++)
 	{
-		int64		off = zone_offset_ms(zone, local_ms + i * PROBE_MS);
+		int64		off = sf_zone_offset_ms(zone, local_ms + i * PROBE_MS);
 		int64		c = local_ms - off;
 		bool		dup = false;
 
-		if (zone_offset_ms(zone, c) != off)
+		if (sf_zone_offset_ms(zone, c) != off)
 			continue;
 		for (int j = 0; j < nfound; j++)
 			dup = dup || found[j] == c;
@@ -78,7 +78,7 @@ local_to_utc(text *zone, int64 local_ms, const char *input)
 		return found[0];
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-			 errmsg("invalid input syntax for a friendly Snowflake id: \"%s\"", input),
+			 errmsg("invalid input syntax for %s: \"%s\"", fn ? fn : "a friendly Snowflake id", input),
 			 nfound == 0 ?
 			 errdetail("The local time %s does not exist in the time zone \"%s\": the clocks skipped it.",
 					   local_text(local_ms), text_to_cstring(zone)) :
@@ -97,7 +97,7 @@ snowflake_friendly(PG_FUNCTION_ARGS)
 	sfl_parts	p = sf_unpack(l, PG_GETARG_INT64(0));
 	text	   *zone = PG_GETARG_TEXT_PP(2);
 	int64		ms = sfl_tick_unix_ms(l, p.tick);
-	int64		local_ms = ms + zone_offset_ms(zone, ms);
+	int64		local_ms = ms + sf_zone_offset_ms(zone, ms);
 	char		out[SFL_FRIENDLY_MAX];
 
 	if (!sfl_friendly_format(l, local_ms, p.node, p.seq, out))
@@ -117,9 +117,7 @@ snowflake_from_friendly(PG_FUNCTION_ARGS)
 	char	   *s = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	const sfl_layout *l = sf_layout_arg(fcinfo, 1);
 	text	   *zone = PG_GETARG_TEXT_PP(2);
-	int64		local_ms,
-				ms,
-				tick;
+	int64		local_ms;
 	uint64		node,
 				seq;
 	char		msg[SFL_MSG_MAX];
@@ -138,10 +136,22 @@ snowflake_from_friendly(PG_FUNCTION_ARGS)
 				 errdetail("%s", msg),
 				 errhint("snowflake_friendly(id, layout, zone) writes this form.")));
 
-	ms = local_to_utc(zone, local_ms, s);
+	PG_RETURN_INT64(sf_friendly_id(l, zone, local_ms, node, seq, s, NULL));
+}
+
+/* The id of a friendly text's parts (snowflake.h). */
+int64
+sf_friendly_id(const sfl_layout *l, text *zone, int64 local_ms, uint64 node,
+			   uint64 seq, const char *s, const char *fn)
+{
+	int64		ms,
+				tick;
+
+	ms = sf_local_to_utc(zone, local_ms, s, fn);
 	if (sfl_tick_of_unix_ms(l, ms, &tick) != SFL_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 fn ? errmsg("value out of range for %s: \"%s\" is outside the layout %s", fn, s, sf_layout_name(l)) :
 				 errmsg("friendly id \"%s\" is outside the layout %s", s, sf_layout_name(l)),
 				 errdetail("%s", sf_layout_range(l))));
 	if (sfl_tick_unix_ms(l, tick) != ms)
@@ -151,11 +161,11 @@ snowflake_from_friendly(PG_FUNCTION_ARGS)
 		sfl_format_iso(l->epoch_ms, epoch);
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg("invalid input syntax for a friendly Snowflake id: \"%s\"", s),
+				 errmsg("invalid input syntax for %s: \"%s\"", fn ? fn : "a friendly Snowflake id", s),
 				 errdetail("Its time is not on a tick of the layout, which counts %s units from %s.",
 						   sfl_unit_name((sfl_unit) l->unit), epoch)));
 	}
-	PG_RETURN_INT64((int64) sfl_pack(l, tick, node, seq));
+	return (int64) sfl_pack(l, tick, node, seq);
 }
 
 PG_FUNCTION_INFO_V1(scru64_text);

@@ -61,8 +61,8 @@ layout_datum(const sfl_layout *l)
 }
 
 /* Whether argument argno of the call is a Const of its expression. */
-static bool
-arg_is_const(FmgrInfo *flinfo, int argno)
+bool
+sf_arg_is_const(FmgrInfo *flinfo, int argno)
 {
 	Node	   *expr = flinfo->fn_expr;
 	List	   *args;
@@ -82,7 +82,14 @@ arg_is_const(FmgrInfo *flinfo, int argno)
 const sfl_layout *
 sf_layout_arg(FunctionCallInfo fcinfo, int argno)
 {
-	layout_cache *c = (layout_cache *) fcinfo->flinfo->fn_extra;
+	return sf_layout_arg_in(fcinfo, argno, &fcinfo->flinfo->fn_extra);
+}
+
+/* sf_layout_arg() with the cache in *slot (a caller that needs fn_extra) */
+const sfl_layout *
+sf_layout_arg_in(FunctionCallInfo fcinfo, int argno, void **slot)
+{
+	layout_cache *c = (layout_cache *) *slot;
 	bytea	   *v;
 	Size		len;
 	char		msg[SFL_MSG_MAX];
@@ -97,7 +104,7 @@ sf_layout_arg(FunctionCallInfo fcinfo, int argno)
 	if (c == NULL)
 	{
 		c = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(layout_cache));
-		fcinfo->flinfo->fn_extra = c;
+		*slot = c;
 	}
 	c->len = 0;
 	if (len > SFL_SERIAL_MAX ||
@@ -106,7 +113,7 @@ sf_layout_arg(FunctionCallInfo fcinfo, int argno)
 		elog(ERROR, "corrupt snowflake_layout value");	/* recv validated it */
 	memcpy(c->bytes, VARDATA_ANY(v), len);
 	c->len = len;
-	c->is_const = arg_is_const(fcinfo->flinfo, argno);
+	c->is_const = sf_arg_is_const(fcinfo->flinfo, argno);
 	return &c->layout;
 }
 

@@ -176,6 +176,16 @@ SELECT name, ok FROM (VALUES
     ('snowflake_reset', (SELECT ext.snowflake_next('twitter', 5) > 0 FROM ext.snowflake_reset('twitter', 5) r)),
     ('scru64_text', ext.scru64_text(110009624767914842) = '0u375nxqh5cq'),
     ('scru64_from_text', ext.scru64_from_text('0U375NXQH5CQ') = 110009624767914842),
+    ('snowflake_encode and decode', ext.snowflake_encode(3259, 'snowflake_ms', '[{"radix": {"radix": 62}}, {"prefix": "O"}]') = 'OqZ'
+                                    AND ext.snowflake_decode('OqZ', 'snowflake_ms', '[{"radix": {"radix": 62}}, {"prefix": "O"}]') = 3259),
+    ('snowflake_encode(now)', ext.snowflake_encode(42, 'snowflake_ms', '[{"date_prefix": {"pattern": "yyyyMMdd", "delimiter": "-", "source": "now"}}]',
+                                                   '2026-10-27Z') = '20261027-42'),
+    ('cosid80 readers', ext.cosid80_parts('0VZEV0mp000300H')->>'sequence' = '17'
+                        AND ext.cosid80_time('0VZEV0mp000300H') = '2026-10-27T07:30:12.123Z'
+                        AND ext.cosid80_from_friendly(ext.cosid80_friendly('0VZEV0mp000300H', 'UTC'), 'UTC') = '0VZEV0mp000300H'),
+    ('cosid80_next', ext.cosid80_next(5) < ext.cosid80_next(5) COLLATE "C"),
+    ('cosid80_advance and reset', (SELECT ext.cosid80_next(5) > '0VZEV0mp0005000' COLLATE "C"
+                                   FROM ext.cosid80_advance(5, '0VZEV0mp0005000') a, LATERAL ext.cosid80_reset(5) r)),
     ('radix_encode and decode', ext.radix_encode(255, 16, 4) = '00ff' AND ext.radix_decode('00FF', 16) = 255
                                 AND ext.radix_decode(ext.radix_encode(-1)) = -1),
     ('ulid_to_base62 and back', ext.ulid_from_base62(ext.ulid_to_base62('01HTQW311N1KR5G0Y75M3EF00H'))::text = '01HTQW311N1KR5G0Y75M3EF00H'),

@@ -3,7 +3,8 @@
 # immediate-mode stop and the kill -9 of a backend (the postmaster then
 # re-creates shared memory), each with the clock set 10 s back, the first
 # gen_monotonic_ulid() value is above every value issued before, and is
-# issued at once on the persisted floor.
+# issued at once on the persisted floor; so is the first cosid80_next() id
+# (the Snowflake generator's states).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../lib.sh
@@ -47,6 +48,7 @@ round() {
 	psqlx $S -c "ALTER SYSTEM SET ulid.clock_offset_ms = 0" -c "SELECT pg_reload_conf()" >/dev/null
 	wait_until 10 offset_is 0 || not_ok "$kind: the clock offset is reset"
 	psqlx $S -c "SELECT count(gen_monotonic_ulid()) FROM generate_series(1, 5000)" >/dev/null
+	max80=$(psqlx $S -c "SELECT max(c COLLATE \"C\") FROM (SELECT cosid80_next(5) AS c FROM generate_series(1, 5000)) s")
 	psqlx $S -c "ALTER SYSTEM SET ulid.clock_offset_ms = -10000" -c "SELECT pg_reload_conf()" >/dev/null
 	wait_until 10 offset_is -10000 || not_ok "$kind: the clock offset is set"
 	max=$(psqlx $S -c "SELECT max(u) FROM (SELECT gen_monotonic_ulid() AS u FROM generate_series(1, 1000)) s")
@@ -59,6 +61,8 @@ round() {
 	esac || not_ok "$kind: the server comes back"
 
 	first=$(psqlx $S -c "SELECT gen_monotonic_ulid()")
+	check "$kind: the first COSID_80 id after, with the clock 10 s behind, is above the max before" t \
+		"$(psqlx $S -c "SELECT cosid80_next(5) > '$max80' COLLATE \"C\"" 2>&1)"
 	check "$kind: the persisted floor lay above the last id" t \
 		"$(psqlx $S -c "SELECT $floor > ulid_unix_ms('$max')")"
 	check "$kind: the clock is 10 s behind the last id" t \
@@ -88,6 +92,14 @@ psqlx $S -c "SELECT ulid_monotonic_advance('$target')" >/dev/null
 pg_stop $S immediate && pg_start $S
 check "advance: holds after an immediate stop" t \
 	"$(psqlx $S -c "SELECT gen_monotonic_ulid() > '$target'")"
+
+# so does a COSID_80 advance (the state's own floor), 600 s ahead of the
+# clock: after the restart the next id is issued on it at once
+target80=$(psqlx $S -c "SELECT cosid80_from_friendly(to_char(clock_timestamp() AT TIME ZONE 'UTC' + interval '600 s', 'YYYYMMDDHH24MISSMS') || '-0000009-00005')")
+psqlx $S -c "SELECT cosid80_advance(9, '$target80')" >/dev/null
+pg_stop $S immediate && pg_start $S
+check "cosid80 advance: holds after an immediate stop" t \
+	"$(psqlx $S -c "SELECT cosid80_next(9) > '$target80' COLLATE \"C\"" 2>&1)"
 
 # a damaged floor file fails closed: floor_damage.sh
 

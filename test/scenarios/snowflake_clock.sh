@@ -138,4 +138,37 @@ wait_until 30 accepts
 check "advance: after an immediate stop, still above" t \
 	"$(psqlx $S -c "SELECT snowflake_next('twitter') > $max")"
 
+# --- COSID_80: the same policy (fail, wait, borrow) on its own state ------------------
+c80() { psqlx $S -c "SELECT borrows, waits, failures FROM ulid_generator_state WHERE kind = 'cosid80' AND node = 7"; }
+set_offset 0
+# a new state starts on the restart floor while that lies ahead: first let
+# the clock pass it, so that the policy, not the floor, is what is checked
+floor_ms=$(sed -n 2p "$floor_file")
+past_floor() { [ "$(date +%s%3N)" -gt $((floor_ms + 100)) ]; }
+check_cmd "COSID_80: the clock passes the restart floor" wait_until 5 past_floor
+a80=$(psqlx $S -c "SELECT cosid80_next()")
+set_offset -3000
+c0=$(c80)
+out=$(psqlx $S -v VERBOSITY=verbose -c "SELECT cosid80_next()" 2>&1)
+case $out in
+*"55000: the clock"*"ms behind the last COSID_80 id's time"*"Layout COSID_80, node 7"*) ok "COSID_80 fail: 55000 giving both times" ;;
+*) not_ok "COSID_80 fail: 55000 giving both times (got: $out)" ;;
+esac
+check "COSID_80 fail: counted as a failure" "0|0|1" "$(delta "$c0" "$(c80)")"
+c0=$(c80)
+check "COSID_80 wait (ulid.clock_wait_ms = 5 s): then issues above the last id" t \
+	"$(psqlx $S -c "SET ulid.clock_wait_ms = 5000" -c "SELECT cosid80_next() > '$a80' COLLATE \"C\"")"
+check "COSID_80 wait: counted as a wait" "1|1|0" "$(delta "$c0" "$(c80)")"
+set_offset -10000
+check "COSID_80 borrow (ulid.clock_borrow_ms = 30 s): 1000 increasing ids at once, 10 s ahead of the clock" "1000|0|t" \
+	"$(psqlx $S <<EOF
+SET ulid.clock_borrow_ms = 30000;
+SELECT clock_timestamp() AS t0 \gset
+CREATE TEMP TABLE b80 AS SELECT g, cosid80_next() COLLATE "C" AS id FROM generate_series(1, 1000) g;
+SELECT count(DISTINCT id), count(*) FILTER (WHERE id <= prev), clock_timestamp() - :'t0' < interval '1 s'
+FROM (SELECT id, lag(id) OVER (ORDER BY g) AS prev FROM b80) s;
+EOF
+)"
+set_offset 0
+
 pg_stop $S

@@ -35,15 +35,20 @@ for i in 1 2 3 4; do
 	pids+=($!)
 done
 wait "${pids[@]}"
-res=$(psqlx $S -c "
-	SELECT count(*), count(DISTINCT id),
+# order_stats TABLE: count, distinct ids, ids not above their session's
+# previous one, ids against completion order, whether the sessions interleaved
+order_stats() {
+	echo "count(*), count(DISTINCT id),
 	       (SELECT count(*) FROM (SELECT id, lag(id) OVER (PARTITION BY sess ORDER BY g) AS prev
-	                              FROM calls) s WHERE id <= prev),
+	                              FROM $1) s WHERE id <= prev),
 	       (SELECT count(*) FROM (SELECT before, min(after) OVER (ORDER BY id DESC
 	                                  ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS later_after
-	                              FROM calls) s WHERE later_after < before),
-	       (SELECT count(*) FROM (SELECT sess, lag(sess) OVER (ORDER BY id) AS prev FROM calls) s
-	        WHERE sess <> prev) > 1000,
+	                              FROM $1) s WHERE later_after < before),
+	       (SELECT count(*) FROM (SELECT sess, lag(sess) OVER (ORDER BY id) AS prev FROM $1) s
+	        WHERE sess <> prev) > 1000"
+}
+res=$(psqlx $S -c "
+	SELECT $(order_stats calls),
 	       bool_and(snowflake_node(id, 'twitter') = 7),
 	       bool_and(snowflake_time(id, 'twitter') >= date_trunc('milliseconds', t0)
 	                AND snowflake_time(id, 'twitter') <= t1 + interval '5 ms')
@@ -58,6 +63,27 @@ check "4 sessions: every id on node 7" t "$node_ok"
 check "4 sessions: every id on the clock's millisecond or at most 5 ms ahead" t "$time_ok"
 check "4 sessions: the view counts every id of the state" 400001 \
 	"$(psqlx $S -c "SELECT issued FROM ulid_generator_state WHERE layout = 'twitter' AND node = 7")"
+
+# --- COSID_80: 4 sessions x 50k ids at once on the server's node -------------
+# the same generator: unique, each session increasing, completion order kept
+# (the text sorts like the id under COLLATE "C")
+psqlx $S -c "CREATE UNLOGGED TABLE calls80 (sess int, g int, before bigint, id text COLLATE \"C\", after bigint)"
+pids=()
+for i in 1 2 3 4; do
+	psqlx $S -c "INSERT INTO calls80 SELECT $i, g, nextval('clk'), cosid80_next(), nextval('clk')
+		FROM generate_series(1, 50000) g" &
+	pids+=($!)
+done
+wait "${pids[@]}"
+res=$(psqlx $S -c "SELECT $(order_stats calls80), bool_and((cosid80_parts(id) ->> 'node')::int = 7) FROM calls80")
+IFS='|' read -r n ndistinct session_bad order_bad interleaved node_ok <<<"$res"
+check "COSID_80, 4 sessions: 200k ids, no duplicate" "200000 200000" "$n $ndistinct"
+check "COSID_80, 4 sessions: each session strictly increasing" 0 "$session_bad"
+check "COSID_80, 4 sessions: ids follow completion order wherever it is known" 0 "$order_bad"
+check "COSID_80, 4 sessions: the sessions really interleaved" t "$interleaved"
+check "COSID_80, 4 sessions: every id on node 7" t "$node_ok"
+check "COSID_80, 4 sessions: the view's cosid80 state counts every id" 200000 \
+	"$(psqlx $S -c "SELECT issued FROM ulid_generator_state WHERE kind = 'cosid80' AND node = 7")"
 rate=$(psqlx $S -c "SELECT round(count(*) / (extract(epoch FROM max(t1) - min(t0)) * 1000)) FROM calls")
 echo "# 4 sessions: $rate ids per ms together (twitter's cap: 4096)"
 psqlx $S -c "DROP TABLE calls"

@@ -45,16 +45,19 @@ done
 check "standby: in recovery, with the primary's node id" "t|7" \
 	"$(psqlx $R -c "SELECT pg_is_in_recovery(), current_setting('ulid.node_id')")"
 
-for call in "snowflake_next('twitter')" "snowflake_next('twitter', 3)"; do
+# (COSID_80 runs on the same generator)
+for call in "snowflake_next('twitter')" "snowflake_next('twitter', 3)" "cosid80_next()" "cosid80_next(3)"; do
+	what=Snowflake fix=snowflake_advance
+	[[ $call == cosid80* ]] && what=COSID_80 fix=cosid80_advance
 	out=$(psqlx $R -v VERBOSITY=verbose -c "SELECT $call" 2>&1)
 	case $out in
-	*"25006: cannot mint Snowflake ids during recovery"*"carries the primary's ulid.node_id"*)
+	*"25006: cannot mint $what ids during recovery"*"carries the primary's ulid.node_id"*"$fix()"*)
 		ok "standby: $call refuses with 25006" ;;
 	*) not_ok "standby: $call refuses with 25006 (got: $out)" ;;
 	esac
 done
-check "standby: no Snowflake state was created" 0 \
-	"$(psqlx $R -c "SELECT count(*) FROM ulid_generator_state WHERE kind = 'snowflake'")"
+check "standby: no Snowflake or COSID_80 state was created" 0 \
+	"$(psqlx $R -c "SELECT count(*) FROM ulid_generator_state WHERE kind IN ('snowflake', 'cosid80')")"
 
 # the primary goes on; the rows replicate.  First the clock passes the
 # restart floor the standbys copied (the primary's when they were made), so

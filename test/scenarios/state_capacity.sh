@@ -114,6 +114,17 @@ check "reclaim: 50 new nodes take the role's own idle states" 50 \
 	"$(as small -c "SELECT count(snowflake_next('$L', n)) FROM generate_series(100, 149) n")"
 check "reclaim: node 1's state was reclaimed" 0 \
 	"$(psqlx $S -c "SELECT count(*) FROM ulid_generator_state WHERE layout LIKE 'custom(time=41:ms:2021-01-01%' AND node = 1")"
+# COSID_80 states (one per node) count in the same quota and take idle states
+out=$(fields small "cosid80_next(1)")
+case $out in
+"53400|"*"ulid.max_states_per_role"*) ok "reclaim: at its quota, a new COSID_80 node is 53400 too" ;;
+*) not_ok "reclaim: at its quota, a new COSID_80 node is 53400 too (got: $out)" ;;
+esac
+sleep 1.2
+check "reclaim: 50 COSID_80 nodes take the role's idle Snowflake states" 50 \
+	"$(as small -c "SELECT count(cosid80_next(n)) FROM generate_series(1, 50) n")"
+check "reclaim: the view shows them as kind cosid80" 50 \
+	"$(psqlx $S -c "SELECT count(*) FROM ulid_generator_state WHERE kind = 'cosid80' AND node BETWEEN 1 AND 50")"
 psqlx $S -c "ALTER SYSTEM SET ulid.clock_offset_ms = -10000" -c "ALTER SYSTEM RESET ulid.max_states_per_role" \
 	-c "SELECT pg_reload_conf()" >/dev/null
 offset_is() { [ "$(psqlx $S -c "SHOW ulid.clock_offset_ms")" == "$1" ]; }
