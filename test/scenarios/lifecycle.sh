@@ -194,6 +194,10 @@ SELECT name, ok FROM (VALUES
                                   AND ext.gsid_namespace('usr_0UfgmdjM46GLys2pzvVCof2nyJ8Y') = 3757087090),
     ('ulid_to_gsid', ext.ulid_to_gsid('01JPHM2B0RF0YRM2H2C0VAG3WE', 'usr', 3757087090) = 'usr_0UfgmdjM46GLys2pzvVCof2nyJ8Y'),
     ('gen_gsid', ext.gsid_namespace(ext.gen_gsid('ord', 7)) = 7),
+    ('gen_uuidv7', ext.ulid_time(ext.gen_uuidv7()::ext.ulid) > now() - interval '1 minute'
+                   AND ext.gen_uuidv7() < ext.gen_uuidv7()),
+    ('gen_uuidv7(at)', ext.ulid_time(ext.gen_uuidv7('2024-04-05 19:34:38.901Z')::ext.ulid) = '2024-04-05 19:34:38.901Z'),
+    ('gen_typeid', ext.typeid_prefix(ext.gen_typeid('user')) = 'user'),
     ('ulid_to_typeid', ext.ulid_to_typeid('01HTQW311N1KR5G0Y75M3EF00H', 'user') = 'user_01htqw311n1kr5g0y75m3ef00h'),
     ('typeid_to_ulid and prefix', ext.typeid_to_ulid('user_01htqw311n1kr5g0y75m3ef00h')::text = '01HTQW311N1KR5G0Y75M3EF00H'
                                   AND ext.typeid_prefix('user_01htqw311n1kr5g0y75m3ef00h') = 'user'),
