@@ -28,13 +28,12 @@ static uint64 last_lo;
 void
 ulid_fresh_halves(int64 unix_ms, bool clear_top_bit, uint64 *hi, uint64 *lo)
 {
-	uint8		r[ULID_RANDOM_BYTES];
+	uint64		top16;
 
-	ulid_random_bytes(r, sizeof(r));
+	ulid_random_u80(&top16, lo);
 	if (clear_top_bit)
-		r[0] &= 0x7F;
-	*hi = ((uint64) unix_ms << 16) | ((uint64) r[0] << 8) | r[1];
-	*lo = ulid_load_be64(r + 2);
+		top16 &= 0x7FFF;
+	*hi = ((uint64) unix_ms << 16) | top16;
 }
 
 void
