@@ -11,7 +11,8 @@
 #
 # The "floor" is a C function built here, in the run's work dir, for this
 # benchmark only: palloc(16) and clock_gettime(CLOCK_REALTIME), the least a
-# time-stamped 16-byte generator does.  It is never installed.
+# time-stamped 16-byte generator does, compiled with the server's CFLAGS as
+# PGXS compiles the extension.  It is never installed.
 CG_N=${ULID_BENCH_CG_N:-$([ -n "${ULID_BENCH_QUICK:-}" ] && echo 2000 || echo 100000)}
 cg_dir=$ULID_WORK/callgrind
 mkdir -p "$cg_dir"
@@ -35,8 +36,9 @@ bench_floor(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(p);
 }
 C
-cc -O2 -fPIC -shared -I"$("$PG_CONFIG" --includedir-server)" -o "$cg_dir/bench_floor.so" \
-	"$cg_dir/bench_floor.c" || {
+# shellcheck disable=SC2046 # the server's CFLAGS, as PGXS builds the extension
+"$("$PG_CONFIG" --cc)" $("$PG_CONFIG" --cflags) $("$PG_CONFIG" --cflags_sl) -shared \
+	-I"$("$PG_CONFIG" --includedir-server)" -o "$cg_dir/bench_floor.so" "$cg_dir/bench_floor.c" || {
 	echo "bench: the floor function does not build" >&2
 	exit 1
 }
