@@ -146,7 +146,10 @@ for row in "${CG_ROWS[@]}"; do
 done
 for row in "${CG_ROWS[@]}"; do
 	IFS='|' read -r label fn _ <<<"$row"
-	report "| $label | \`$fn\` | ${MED[ir_$fn]} | $(ratio "ir_$fn" ir_bench_floor)x | $(ratio "ir_$fn" ir_gen_random_uuid)x |"
+	vs_floor=n/a vs_uuid=n/a
+	[ -n "${MED[ir_bench_floor]:-}" ] && vs_floor=$(ratio "ir_$fn" ir_bench_floor)x
+	[ -n "${MED[ir_gen_random_uuid]:-}" ] && vs_uuid=$(ratio "ir_$fn" ir_gen_random_uuid)x
+	report "| $label | \`$fn\` | ${MED[ir_$fn]} | $vs_floor | $vs_uuid |"
 done
 if [ -z "${ULID_BENCH_CG_ONLY:-}" ]; then
 	report ""
