@@ -7,15 +7,24 @@
  */
 #include "randbuf.h"
 
+#if defined(__GNUC__)
 void
 ulid_wipe(void *p, size_t n)
 {
 	memset(p, 0, n);
-#if defined(__GNUC__)
 	/* the buffer "is read" here, so the stores above are not dead */
 	__asm__ __volatile__("" : : "r"(p) : "memory");
-#endif
 }
+#else
+/* a memset called through a volatile pointer cannot be proven dead */
+static void *(*const volatile wipe_memset) (void *, int, size_t) = memset;
+
+void
+ulid_wipe(void *p, size_t n)
+{
+	wipe_memset(p, 0, n);
+}
+#endif
 
 bool
 ulid_randbuf_take_slow(ulid_randbuf *b, int pid, uint8_t *out, size_t n,
