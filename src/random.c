@@ -6,8 +6,9 @@
  *
  * pg_strong_random() is the generator PostgreSQL itself vouches for
  * (OpenSSL's RAND_bytes in most builds, else the kernel).  A call costs
- * about 1 us whatever its size, which is the whole cost of gen_random_uuid(),
- * while one call for ULID_RANDOM_BATCH bytes costs a few ns per id.  So the
+ * about 1 us even for a few bytes, which is the whole cost of
+ * gen_random_uuid(), while one call for ULID_RANDOM_BATCH bytes costs a few
+ * ns per id.  So the
  * buffer is refilled a batch at a time, in one call, and served in order,
  * each served byte zeroed as it goes; the backend's pid decides whose
  * buffer it is, so a child of fork never serves its parent's bytes.
