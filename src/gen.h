@@ -17,10 +17,7 @@
 static inline void
 ulid_fresh_halves(int64 unix_ms, uint64 *hi, uint64 *lo)
 {
-	uint64		top16;
-
-	ulid_random_u80(&top16, lo);
-	*hi = ((uint64) unix_ms << 16) | (top16 & 0x7FFF);
+	*hi = ((uint64) unix_ms << 16) | (ulid_random_u80(lo) & 0x7FFF);
 }
 
 /*

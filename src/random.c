@@ -37,3 +37,22 @@ ulid_random_bytes_slow(uint8 *out, size_t n)
 						   ULID_RANDOM_BATCH),
 				 errhint("PostgreSQL's strong random source (OpenSSL, or /dev/urandom in builds without it) is not working; the server log may say why.")));
 }
+
+uint64
+ulid_random_u64_slow(void)
+{
+	uint64		v;
+
+	ulid_random_bytes_slow((uint8 *) &v, sizeof(v));
+	return v;
+}
+
+uint64
+ulid_random_u80_slow(uint64 *low64)
+{
+	uint16		t;
+
+	ulid_random_bytes_slow((uint8 *) &t, sizeof(t));
+	ulid_random_bytes_slow((uint8 *) low64, sizeof(*low64));
+	return t;
+}

@@ -29,19 +29,32 @@ ulid_random_bytes(uint8 *out, size_t n)
 		ulid_random_bytes_slow(out, n);
 }
 
+/*
+ * the slow paths of ulid_random_u64 and ulid_random_u80 (random.c), which
+ * keep the addresses of their locals out of the inline fast paths: no
+ * stack-protector canary in a generator
+ */
+extern uint64 ulid_random_u64_slow(void);
+
 /* 64 random bits (in whatever byte order: they are random) */
 static inline uint64
 ulid_random_u64(void)
 {
 	uint64		v;
 
-	ulid_random_bytes((uint8 *) &v, sizeof(v));
-	return v;
+	if (likely(ulid_randbuf_ready(&ulid_random_buffer, MyProcPid, sizeof(v))))
+	{
+		ulid_randbuf_serve(&ulid_random_buffer, &v, sizeof(v));
+		return v;
+	}
+	return ulid_random_u64_slow();
 }
 
-/* 80 random bits: the top 16 in *top16, the low 64 in *low64 */
-static inline void
-ulid_random_u80(uint64 *top16, uint64 *low64)
+extern uint64 ulid_random_u80_slow(uint64 *low64);
+
+/* 80 random bits: the top 16 returned, the low 64 in *low64 */
+static inline uint64
+ulid_random_u80(uint64 *low64)
 {
 	uint16		t;
 
@@ -49,13 +62,9 @@ ulid_random_u80(uint64 *top16, uint64 *low64)
 	{
 		ulid_randbuf_serve(&ulid_random_buffer, &t, sizeof(t));
 		ulid_randbuf_serve(&ulid_random_buffer, low64, sizeof(*low64));
+		return t;
 	}
-	else
-	{
-		ulid_random_bytes_slow((uint8 *) &t, sizeof(t));
-		ulid_random_bytes_slow((uint8 *) low64, sizeof(*low64));
-	}
-	*top16 = t;
+	return ulid_random_u80_slow(low64);
 }
 
 #endif							/* ULID_RANDOM_H */

@@ -86,7 +86,8 @@ extern int64 ulid_clock_now_us(void);
 static inline int64
 ulid_clock_now_ms(void)
 {
-	struct timespec ts;
+	/* static, not on the stack: no stack-protector canary on the hot path */
+	static struct timespec ts;
 
 	if (unlikely(clock_gettime(CLOCK_REALTIME, &ts) != 0))
 		ulid_clock_failed();
