@@ -56,7 +56,8 @@ random_ulid(int64 unix_ms)
 {
 	pg_ulid_t  *u = (pg_ulid_t *) palloc(sizeof(pg_ulid_t));
 
-	ulid_store_be64(u->data, (uint64) unix_ms << 16);	/* bytes 6-7 follow */
+	/* the time in bytes 0-5, then the randomness over bytes 6-15 */
+	ulid_store_be64(u->data, (uint64) unix_ms << 16);
 	ulid_random_bytes(u->data + ULID_BYTES - ULID_RANDOM_BYTES, ULID_RANDOM_BYTES);
 	return u;
 }

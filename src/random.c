@@ -8,10 +8,10 @@
  * (OpenSSL's RAND_bytes in most builds, else the kernel).  A call costs
  * about 1 us even for a few bytes, which is the whole cost of
  * gen_random_uuid(), while one call for ULID_RANDOM_BATCH bytes costs a few
- * ns per id.  So the
- * buffer is refilled a batch at a time, in one call, and served in order,
- * each served byte zeroed as it goes; the backend's pid decides whose
- * buffer it is, so a child of fork never serves its parent's bytes.
+ * ns per id.  So the buffer is refilled a batch at a time, in one call, and
+ * served in order, each served byte zeroed as it goes; the backend's pid
+ * decides whose buffer it is, so a child of fork never serves its parent's
+ * bytes.
  *
  *-------------------------------------------------------------------------
  */
