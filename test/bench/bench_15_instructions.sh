@@ -2,8 +2,10 @@
 # (postgres --single) of a scratch cluster of its own, collection toggled on
 # only inside each measured C function (--toggle-collect), so a figure is the
 # function's own code plus everything it calls, user space only (syscalls are
-# not counted).  Inlined helpers are attributed to the function under their
-# own source file, so every file:function entry of a function is summed.
+# not counted).  An inlined helper's lines name their own source file
+# (fi=/fe= in callgrind.out) but stay under the function's fn=, so the parser
+# below sums every cost line under fn=, whatever file it names, plus the
+# inclusive cost of every call.
 # ULID_BENCH_CG_N sets the calls per function (default 100000, quick 2000),
 # ULID_BENCH_CG_ONLY="gen_ulid ulid_in" measures only those C functions.
 # Sourced by test/bench/run.sh; the timings of the other files are unaffected
