@@ -58,7 +58,10 @@ CREATE TABLE cg_t AS SELECT u, u::uuid AS v, u::text AS ut, u::uuid::text AS vt,
 SQL
 grep -q 'ERROR' "$cg_dir/setup.log" && { cat "$cg_dir/setup.log" >&2; exit 1; }
 
-# ROW|C function to toggle on|SQL calling it CG_N times
+# ROW|C function to toggle on|SQL calling it CG_N times[|alone]
+# A toggle flips collection, so a toggled function called inside another
+# would switch it off: such a caller ("alone": gen_gsid calls gen_ulid) gets
+# a valgrind run of its own.
 CG_ROWS=(
 	"floor (palloc 16 + clock_gettime)|bench_floor|SELECT count(bench_floor()) FROM generate_series(1, $CG_N)"
 	"gen_ulid()|gen_ulid|SELECT count(gen_ulid()) FROM generate_series(1, $CG_N)"
@@ -66,7 +69,7 @@ CG_ROWS=(
 	"gen_ulid(at)|gen_ulid_at|SELECT count(gen_ulid('2026-01-01Z'::timestamptz)) FROM generate_series(1, $CG_N)"
 	"gen_monotonic_ulid()|gen_monotonic_ulid|SELECT count(gen_monotonic_ulid()) FROM generate_series(1, $CG_N)"
 	"snowflake_next('twitter')|snowflake_next|SELECT count(snowflake_next('twitter')) FROM generate_series(1, $CG_N)"
-	"gen_gsid('usr', 1)|gen_gsid|SELECT count(gen_gsid('usr', 1)) FROM generate_series(1, $CG_N)"
+	"gen_gsid('usr', 1)|gen_gsid|SELECT count(gen_gsid('usr', 1)) FROM generate_series(1, $CG_N)|alone"
 	"ulid_in|ulid_in|SELECT count(ut::ulid) FROM cg_t"
 	"ulid_out|ulid_out|SELECT count(u::text) FROM cg_t"
 	"ulid_to_base62|ulid_to_base62|SELECT count(ulid_to_base62(u)) FROM cg_t"
@@ -88,45 +91,60 @@ if [ -n "${ULID_BENCH_CG_ONLY:-}" ]; then
 		[[ " $ULID_BENCH_CG_ONLY " == *" $fn "* ]] && CG_ROWS+=("$row")
 	done
 fi
-cg_toggles=()
-cg_sql=""
-for row in "${CG_ROWS[@]}"; do
-	IFS='|' read -r _ fn sql <<<"$row"
-	cg_toggles+=("--toggle-collect=$fn")
-	cg_sql+="$sql"$'\n'
-done
 chown postgres: "$cg_dir" 2>/dev/null || true
-cg_single valgrind --tool=callgrind --collect-atstart=no "${cg_toggles[@]}" \
-	--callgrind-out-file="$cg_dir/callgrind.out" <<<"$cg_sql" >"$cg_dir/run.log" 2>&1 || {
-	tail -30 "$cg_dir/run.log" >&2
-	echo "bench: the callgrind run failed" >&2
-	exit 1
-}
-if grep -q 'ERROR' "$cg_dir/run.log"; then
-	grep -B2 -A4 'ERROR' "$cg_dir/run.log" >&2
-	echo "bench: a query of the callgrind run failed" >&2
-	exit 1
-fi
-# Inclusive Ir of each function, read from callgrind.out itself: the cost
-# lines under its fn= (whatever fi=/fe= file an inlined helper switches to)
-# plus the inclusive cost of every call it makes (the line after calls=,
-# which is a cost line too).
 declare -A IR
-while read -r fn ir; do IR[$fn]=$ir; done < <(awk '
-	function name(s,   id) {
-		if (match(s, /^\([0-9]+\)/)) {
-			id = substr(s, 2, RLENGTH - 2)
-			s = substr(s, RLENGTH + 1)
-			sub(/^ /, "", s)
-			if (s != "") names[id] = s
-			return names[id]
-		}
-		return s
+# cg_pass NAME ROW...: one valgrind run toggling the rows' functions; adds
+# each function's inclusive Ir to IR
+cg_pass() {
+	local pass=$1 row fn sql toggles=() queries="" out
+	shift
+	out=$cg_dir/callgrind.$pass.out
+	for row in "$@"; do
+		IFS='|' read -r _ fn sql _ <<<"$row"
+		toggles+=("--toggle-collect=$fn")
+		queries+="$sql"$'\n'
+	done
+	cg_single valgrind --tool=callgrind --collect-atstart=no "${toggles[@]}" \
+		--callgrind-out-file="$out" <<<"$queries" >"$cg_dir/run.$pass.log" 2>&1 || {
+		tail -30 "$cg_dir/run.$pass.log" >&2
+		echo "bench: the callgrind run $pass failed" >&2
+		exit 1
 	}
-	/^fn=/ { cur = name(substr($0, 4)); next }
-	/^cfn=/ { name(substr($0, 5)); next }
-	/^[0-9+*-]/ { if (cur != "") ir[cur] += $2; next }
-	END { for (f in ir) print f, ir[f] }' "$cg_dir/callgrind.out")
+	if grep -q 'ERROR' "$cg_dir/run.$pass.log"; then
+		grep -B2 -A4 'ERROR' "$cg_dir/run.$pass.log" >&2
+		echo "bench: a query of the callgrind run $pass failed" >&2
+		exit 1
+	fi
+	# Inclusive Ir of each function, read from callgrind.out itself: the
+	# cost lines under its fn= (whatever fi=/fe= file an inlined helper
+	# switches to) plus the inclusive cost of every call it makes (the line
+	# after calls=, which is a cost line too).
+	while read -r fn ir; do IR[$fn]=$ir; done < <(awk '
+		function name(s,   id) {
+			if (match(s, /^\([0-9]+\)/)) {
+				id = substr(s, 2, RLENGTH - 2)
+				s = substr(s, RLENGTH + 1)
+				sub(/^ /, "", s)
+				if (s != "") names[id] = s
+				return names[id]
+			}
+			return s
+		}
+		/^fn=/ { cur = name(substr($0, 4)); next }
+		/^cfn=/ { name(substr($0, 5)); next }
+		/^[0-9+*-]/ { if (cur != "") ir[cur] += $2; next }
+		END { for (f in ir) print f, ir[f] }' "$out")
+}
+cg_together=()
+cg_alone=()
+for row in "${CG_ROWS[@]}"; do
+	if [[ $row == *"|alone" ]]; then cg_alone+=("$row"); else cg_together+=("$row"); fi
+done
+[ ${#cg_together[@]} -gt 0 ] && cg_pass together "${cg_together[@]}"
+for row in "${cg_alone[@]}"; do
+	IFS='|' read -r _ fn _ <<<"$row"
+	cg_pass "$fn" "$row"
+done
 
 report ""
 report "## Instructions per call (callgrind)"
