@@ -423,7 +423,7 @@ COMMENT ON FUNCTION gen_random_ulid() IS 'new ULID: current time and 80 fresh ra
 COMMENT ON FUNCTION gen_ulid(timestamptz) IS 'new random ULID stamped with the given time (back-filling)';
 
 -- RFC 9562 UUIDv7 (PostgreSQL 18's layout: a 12-bit sub-millisecond
--- fraction) from the same per-backend CSPRNG; a UUIDv7 is a valid ULID.
+-- fraction) from the same per-backend random buffer; a UUIDv7 is a valid ULID.
 -- gen_uuidv7() and gen_typeid() keep a per-backend order, as gen_ulid()
 -- does, hence PARALLEL RESTRICTED; gen_uuidv7(at) has no state.
 CREATE FUNCTION gen_uuidv7() RETURNS uuid

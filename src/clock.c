@@ -21,7 +21,8 @@
 
 #include "utils/guc.h"
 
-static int	clock_offset_ms = 0;
+/* read by ulid_clock_now_ms(), inline in ulid.h */
+int			ulid_clock_offset_ms = 0;
 
 void
 ulid_clock_init(void)
@@ -29,11 +30,17 @@ ulid_clock_init(void)
 	DefineCustomIntVariable("ulid.clock_offset_ms",
 							"Shifts the ulid generators' clock back by this many milliseconds (for testing only).",
 							"Zero or negative; a forward shift is rejected because it would be persisted into the restart floor.",
-							&clock_offset_ms,
+							&ulid_clock_offset_ms,
 							0, -INT_MAX, 0,
 							PGC_SIGHUP,
 							GUC_UNIT_MS | GUC_NOT_IN_SAMPLE | GUC_SUPERUSER_ONLY,
 							NULL, NULL, NULL);
+}
+
+void
+ulid_clock_failed(void)
+{
+	elog(ERROR, "clock_gettime(CLOCK_REALTIME) failed: %m");
 }
 
 /* CLOCK_REALTIME in Unix nanoseconds, plus the (non-positive) test offset */
@@ -43,8 +50,8 @@ ulid_clock_now_ns(void)
 	struct timespec ts;
 
 	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
-		elog(ERROR, "clock_gettime(CLOCK_REALTIME) failed: %m");
-	return (int64) ts.tv_sec * 1000000000 + ts.tv_nsec + (int64) clock_offset_ms * 1000000;
+		ulid_clock_failed();
+	return (int64) ts.tv_sec * 1000000000 + ts.tv_nsec + (int64) ulid_clock_offset_ms * 1000000;
 }
 
 /* The same clock in Unix microseconds (floored; the clock is after 1970) */
@@ -52,11 +59,4 @@ int64
 ulid_clock_now_us(void)
 {
 	return ulid_clock_now_ns() / 1000;
-}
-
-/* The same clock in Unix milliseconds (floored; the clock is after 1970) */
-int64
-ulid_clock_now_ms(void)
-{
-	return ulid_clock_now_us() / 1000;
 }

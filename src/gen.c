@@ -20,22 +20,13 @@
 
 #include "gen.h"
 
-/* the previous gen_ulid() value of this backend, as two halves */
-static bool last_valid = false;
-static uint64 last_hi;
-static uint64 last_lo;
-
-void
-ulid_fresh_halves(int64 unix_ms, bool clear_top_bit, uint64 *hi, uint64 *lo)
-{
-	uint8		r[ULID_RANDOM_BYTES];
-
-	ulid_random_bytes(r, sizeof(r));
-	if (clear_top_bit)
-		r[0] &= 0x7F;
-	*hi = ((uint64) unix_ms << 16) | ((uint64) r[0] << 8) | r[1];
-	*lo = ulid_load_be64(r + 2);
-}
+/*
+ * the previous gen_ulid() value of this backend, as two halves; zero (time
+ * 0) before the first call, which therefore starts a fresh run: the clock is
+ * after 1970
+ */
+static uint64 last_hi = 0;
+static uint64 last_lo = 0;
 
 void
 ulid_report_time_exhausted(void)
@@ -52,35 +43,35 @@ gen_ulid(PG_FUNCTION_ARGS)
 {
 	int64		now = ulid_clock_now_ms();
 
-	if (!last_valid || now > (int64) (last_hi >> 16))
-	{
-		ulid_fresh_halves(now, true, &last_hi, &last_lo);
-		last_valid = true;
-	}
+	if (now > (int64) (last_hi >> 16))
+		ulid_fresh_halves(now, &last_hi, &last_lo);
 	else if (!ulid_add_step(&last_hi, &last_lo, ulid_random_u64()))
 		ulid_report_time_exhausted();
 	PG_RETURN_ULID_P(ulid_from_halves(last_hi, last_lo));
+}
+
+/* a ULID of unix_ms with 80 fresh random bits, written in place */
+static inline pg_ulid_t *
+random_ulid(int64 unix_ms)
+{
+	pg_ulid_t  *u = (pg_ulid_t *) palloc(sizeof(pg_ulid_t));
+
+	/* the time in bytes 0-5, then the randomness over bytes 6-15 */
+	ulid_store_be64(u->data, (uint64) unix_ms << 16);
+	ulid_random_bytes(u->data + ULID_BYTES - ULID_RANDOM_BYTES, ULID_RANDOM_BYTES);
+	return u;
 }
 
 PG_FUNCTION_INFO_V1(gen_random_ulid);
 Datum
 gen_random_ulid(PG_FUNCTION_ARGS)
 {
-	uint64		hi,
-				lo;
-
-	ulid_fresh_halves(ulid_clock_now_ms(), false, &hi, &lo);
-	PG_RETURN_ULID_P(ulid_from_halves(hi, lo));
+	PG_RETURN_ULID_P(random_ulid(ulid_clock_now_ms()));
 }
 
 PG_FUNCTION_INFO_V1(gen_ulid_at);
 Datum
 gen_ulid_at(PG_FUNCTION_ARGS)
 {
-	int64		ms = ulid_timestamptz_to_unix_ms(PG_GETARG_TIMESTAMPTZ(0));
-	uint64		hi,
-				lo;
-
-	ulid_fresh_halves(ms, false, &hi, &lo);
-	PG_RETURN_ULID_P(ulid_from_halves(hi, lo));
+	PG_RETURN_ULID_P(random_ulid(ulid_timestamptz_to_unix_ms(PG_GETARG_TIMESTAMPTZ(0))));
 }

@@ -11,11 +11,14 @@
 #include "ulid.h"
 
 /*
- * A fresh value for unix_ms: 80 random bits, with the top one cleared when
- * clear_top_bit (the start of a monotonic run, leaving room for 2^15 steps).
+ * The start of a monotonic run at unix_ms: 80 random bits with the top one
+ * cleared, leaving room for 2^15 steps.
  */
-extern void ulid_fresh_halves(int64 unix_ms, bool clear_top_bit,
-							  uint64 *hi, uint64 *lo);
+static inline void
+ulid_fresh_halves(int64 unix_ms, uint64 *hi, uint64 *lo)
+{
+	*hi = ((uint64) unix_ms << 16) | (ulid_random_u80(lo) & 0x7FFF);
+}
 
 /*
  * Advance (hi, lo) by add + 1 (a step in 1..2^64 when add is random),

@@ -124,7 +124,7 @@ gen_monotonic_ulid(PG_FUNCTION_ARGS)
 			if (!have_fresh)
 			{
 				SpinLockRelease(&st->mutex);
-				ulid_fresh_halves(0, true, &fresh_hi, &fresh_lo);
+				ulid_fresh_halves(0, &fresh_hi, &fresh_lo);
 				have_fresh = true;
 				continue;
 			}

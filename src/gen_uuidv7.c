@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * gen_uuidv7.c
- *	  RFC 9562 UUIDv7 generators on the per-backend CSPRNG: gen_uuidv7(),
+ *	  RFC 9562 UUIDv7 generators on the per-backend random buffer: gen_uuidv7(),
  *	  gen_uuidv7(timestamptz) and gen_typeid(prefix).
  *
  * The layout is PostgreSQL 18's uuidv7(): 48 bits of Unix ms, a 12-bit

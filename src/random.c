@@ -1,57 +1,58 @@
 /*-------------------------------------------------------------------------
  *
  * random.c
- *	  The per-backend CSPRNG behind every generator.
+ *	  The per-backend buffer of pg_strong_random() output behind every
+ *	  generator (fast path: random.h; the buffer's rules: core/randbuf.h).
  *
- * pg_strong_random costs about 0.8 us a call (an OpenSSL round or a read of
- * /dev/urandom), which is why gen_random_uuid() is slow.  Instead each
- * backend runs a ChaCha20 generator with fast key erasure (csprng.c), keyed
- * from pg_strong_random on first use, again whenever the process id changes
- * (the state is never shared across fork: a child that inherited it rekeys
- * before its first byte), and again every ULID_RESEED_REFILLS refills.
+ * pg_strong_random() is the generator PostgreSQL itself vouches for
+ * (OpenSSL's RAND_bytes in most builds, else the kernel).  A call costs
+ * about 1 us even for a few bytes, which is the whole cost of
+ * gen_random_uuid(), while one call for ULID_RANDOM_BATCH bytes costs a few
+ * ns per id.  So the buffer is refilled a batch at a time, in one call, and
+ * served in order, each served byte zeroed as it goes; the backend's pid
+ * decides whose buffer it is, so a child of fork never serves its parent's
+ * bytes.
  *
  *-------------------------------------------------------------------------
  */
 #include "ulid.h"
 
-#include "miscadmin.h"
+/* all zero: pid 0 is no process, so the first take refills */
+ulid_randbuf ulid_random_buffer;
 
-#include "csprng.h"
-
-/* rekey from pg_strong_random after this many refills (~2.6 MB of output) */
-#define ULID_RESEED_REFILLS 5000
-
-static ulid_csprng rng;
-static int	rng_pid = 0;
-
-static void
-reseed(void)
+static bool
+fill(void *buf, size_t len)
 {
-	uint8		seed[ULID_CSPRNG_SEED_BYTES];
-
-	if (!pg_strong_random(seed, sizeof(seed)))
-		ereport(ERROR,
-				(errcode(ERRCODE_INTERNAL_ERROR),
-				 errmsg("could not generate random values"),
-				 errdetail("pg_strong_random() failed while seeding the ulid generator.")));
-	ulid_csprng_seed(&rng, seed);
-	explicit_bzero(seed, sizeof(seed));
-	rng_pid = MyProcPid;
+	return pg_strong_random(buf, len);
 }
 
 void
-ulid_random_bytes(uint8 *out, size_t n)
+ulid_random_bytes_slow(uint8 *out, size_t n)
 {
-	if (unlikely(rng_pid != MyProcPid || rng.refills >= ULID_RESEED_REFILLS))
-		reseed();
-	ulid_csprng_bytes(&rng, out, n);
+	if (!ulid_randbuf_take_slow(&ulid_random_buffer, MyProcPid, out, n, fill))
+		ereport(ERROR,
+				(errcode(ERRCODE_INTERNAL_ERROR),
+				 errmsg("could not generate random values"),
+				 errdetail("pg_strong_random() failed to fill the ulid generators' buffer of %d bytes.",
+						   ULID_RANDOM_BATCH),
+				 errhint("PostgreSQL's strong random source (OpenSSL, or /dev/urandom in builds without it) is not working; the server log may say why.")));
 }
 
 uint64
-ulid_random_u64(void)
+ulid_random_u64_slow(void)
 {
-	uint8		b[8];
+	uint64		v;
 
-	ulid_random_bytes(b, sizeof(b));
-	return ulid_load_be64(b);
+	ulid_random_bytes_slow((uint8 *) &v, sizeof(v));
+	return v;
+}
+
+uint64
+ulid_random_u80_slow(uint64 *low64)
+{
+	uint16		t;
+
+	ulid_random_bytes_slow((uint8 *) &t, sizeof(t));
+	ulid_random_bytes_slow((uint8 *) low64, sizeof(*low64));
+	return t;
 }

@@ -14,6 +14,8 @@
 
 #include "compat.h"
 
+#include <time.h>
+
 #include "datatype/timestamp.h"
 #include "fmgr.h"
 #include "nodes/nodes.h"
@@ -70,11 +72,28 @@ extern TimestampTz ulid_unix_ms_to_timestamptz(int64 ms);
 /* "2026-01-01T00:00:00.000Z" (UTC), or "N Unix ms" outside years 0-9999 */
 extern char *ulid_iso_or_ms(int64 ms);
 
-/* clock.c: the generators' wall clock, in Unix milliseconds */
+/* clock.c: the generators' wall clock */
 extern void ulid_clock_init(void);
-extern int64 ulid_clock_now_ms(void);
+extern PGDLLIMPORT int ulid_clock_offset_ms;
+extern void ulid_clock_failed(void);	/* ERROR: does not return */
 extern int64 ulid_clock_now_us(void);
 extern int64 ulid_clock_now_ns(void);
+
+/*
+ * CLOCK_REALTIME in Unix milliseconds (floored; the clock is after 1970),
+ * plus the (non-positive) test offset ulid.clock_offset_ms.  Inline: it is
+ * most of what a generator does.
+ */
+static inline int64
+ulid_clock_now_ms(void)
+{
+	/* static, not on the stack: no stack-protector canary on the hot path */
+	static struct timespec ts;
+
+	if (unlikely(clock_gettime(CLOCK_REALTIME, &ts) != 0))
+		ulid_clock_failed();
+	return (int64) ts.tv_sec * 1000 + ts.tv_nsec / 1000000 + ulid_clock_offset_ms;
+}
 
 /* gen_monotonic.c: gen_monotonic_ulid() and its shared state */
 extern void ulid_gen_monotonic_init(void);
@@ -82,9 +101,8 @@ extern void ulid_gen_monotonic_init(void);
 /* gen_snowflake.c: snowflake_next(), its settings and shared states */
 extern void ulid_gen_snowflake_init(void);
 
-/* random.c: the per-backend CSPRNG */
-extern void ulid_random_bytes(uint8 *out, size_t n);
-extern uint64 ulid_random_u64(void);
+/* random.h: pg_strong_random() output, buffered per backend */
+#include "random.h"
 
 /* codecs.c: TypeID text of 16 bytes; ERROR 22023 for an invalid prefix */
 extern void ulid_check_typeid_prefix(text *prefix);

@@ -12,7 +12,7 @@ pkgs=(
 	# for Debian's /usr/bin/python3, pgjdbc and a JDK to compile against it
 	python3-psycopg2 python3-psycopg python3-asyncpg python3-sqlalchemy python3-django
 	libpostgresql-jdbc-java default-jdk-headless
-	valgrind gnuplot-nox        # benchmark plots
+	valgrind gnuplot-nox        # the benchmark's instruction counts (callgrind) and plots
 	procps util-linux           # pgrep/ps, runuser
 	python3                     # test/readme/check.py, the README's examples
 )

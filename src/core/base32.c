@@ -53,37 +53,52 @@ ulid_b32_encode(const uint8_t in[ULID_BYTES], char *out)
 	 * hi and the top four of lo, characters 14-25 lie wholly in lo.
 	 */
 	out[0] = ulid_b32_alphabet[hi >> 61];
+#pragma GCC unroll 12
 	for (int k = 1; k < 13; k++)
 		out[k] = ulid_b32_alphabet[(hi >> (61 - 5 * k)) & 31];
 	out[13] = ulid_b32_alphabet[((hi & 1) << 4) | (lo >> 60)];
+#pragma GCC unroll 12
 	for (int k = 14; k < 26; k++)
 		out[k] = ulid_b32_alphabet[(lo >> (125 - 5 * k)) & 31];
 }
+
+/* one character into acc; bytes outside the alphabet set bits above 31 in bad */
+#define B32_TAKE(acc, c) \
+	do { \
+		uint32_t	d_ = (uint8_t) b32_decode_table[(unsigned char) (c)]; \
+		bad |= d_; \
+		acc = (acc << 5) | d_; \
+	} while (0)
 
 ulid_b32_status
 ulid_b32_decode(const char *s, size_t len, uint8_t out[ULID_BYTES],
 				size_t *bad_offset)
 {
-	uint64_t	hi = 0;
-	uint64_t	lo = 0;
-	int			bad = 0;
+	uint64_t	t = 0,
+				r1 = 0,
+				r2 = 0;
+	uint32_t	bad = 0;
 
 	if (len != ULID_TEXT_LEN)
 		return ULID_B32_BAD_LENGTH;
 
 	/*
-	 * Branch-free main loop: an invalid byte maps to -1, which sets bits
-	 * above the five data bits in "bad"; only then look for its position.
+	 * One table-driven pass: characters 0-9 are 50 bits (the 48-bit time and
+	 * two bits that must be zero), 10-17 and 18-25 are 40 random bits each,
+	 * three independent accumulators with no 128-bit shifts.  An invalid byte
+	 * maps to 0xFF, which sets bits above 31 in bad; only then look for its
+	 * position.
 	 */
-	for (size_t i = 0; i < ULID_TEXT_LEN; i++)
-	{
-		int			d = b32_decode_table[(unsigned char) s[i]];
-
-		bad |= d;
-		hi = (hi << 5) | (lo >> 59);
-		lo = (lo << 5) | (uint64_t) (d & 31);
-	}
-	if (bad & ~31)
+#pragma GCC unroll 10
+	for (int i = 0; i < 10; i++)
+		B32_TAKE(t, s[i]);
+#pragma GCC unroll 8
+	for (int i = 10; i < 18; i++)
+		B32_TAKE(r1, s[i]);
+#pragma GCC unroll 8
+	for (int i = 18; i < 26; i++)
+		B32_TAKE(r2, s[i]);
+	if (bad > 31)
 	{
 		for (size_t i = 0; i < ULID_TEXT_LEN; i++)
 		{
@@ -96,10 +111,10 @@ ulid_b32_decode(const char *s, size_t len, uint8_t out[ULID_BYTES],
 		}
 		return ULID_B32_BAD_CHAR;
 	}
-	if (b32_decode_table[(unsigned char) s[0]] > 7)
-		return ULID_B32_OVERFLOW;
+	if (t >> 48)
+		return ULID_B32_OVERFLOW;	/* the first character is above 7 */
 
-	ulid_store_be64(out, hi);
-	ulid_store_be64(out + 8, lo);
+	ulid_store_be64(out, (t << 16) | (r1 >> 24));
+	ulid_store_be64(out + 8, (r1 << 40) | r2);
 	return ULID_B32_OK;
 }

@@ -2,12 +2,17 @@
 # ulid's benchmarks: one throwaway server, every test/bench/bench_*.sh in
 # order, ratios against PostgreSQL's own functions measured in the same
 # server in the same run.  Times are medians of alternating rounds with the
-# loop overhead subtracted; nothing here asserts a timing.
+# loop overhead subtracted; nothing here asserts a timing.  The instructions
+# section (bench_15_instructions.sh) counts instructions per call with
+# callgrind in a single-user backend of a scratch cluster of its own; it
+# fails when a function got no count.
 #
 #   test/bench/run.sh              default size (about 10 minutes)
 #   ULID_BENCH_QUICK=1 test/bench/run.sh   small sizes, proves the scripts work
 #   ULID_BENCH_ONLY="generators ulid_type" ...   only those bench_NN_<name>.sh
 #                                  (ulid_type's ratio table needs generators)
+#   ULID_BENCH_CG_N, ULID_BENCH_CG_ONLY   calls per function and functions
+#                                  of the instructions section
 #
 # The Markdown report goes to test/bench/results/report.md (or
 # $ULID_BENCH_OUT/report.md).

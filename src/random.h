@@ -1,0 +1,70 @@
+/*-------------------------------------------------------------------------
+ *
+ * random.h
+ *	  The randomness every generator draws: PostgreSQL's pg_strong_random(),
+ *	  a batch at a time, from one buffer per backend (core/randbuf.h says
+ *	  how the buffer is served, wiped and never shared across fork).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef ULID_RANDOM_H
+#define ULID_RANDOM_H
+
+#include "miscadmin.h"
+
+#include "randbuf.h"
+
+extern PGDLLIMPORT ulid_randbuf ulid_random_buffer;
+
+/* refill, then serve n bytes (an ERROR if pg_strong_random fails): random.c */
+extern void ulid_random_bytes_slow(uint8 *out, size_t n);
+
+/* Copy n bytes of strong randomness to out. */
+static inline void
+ulid_random_bytes(uint8 *out, size_t n)
+{
+	if (likely(ulid_randbuf_ready(&ulid_random_buffer, MyProcPid, n)))
+		ulid_randbuf_serve(&ulid_random_buffer, out, n);
+	else
+		ulid_random_bytes_slow(out, n);
+}
+
+/*
+ * the slow paths of ulid_random_u64 and ulid_random_u80 (random.c), which
+ * keep the addresses of their locals out of the inline fast paths: no
+ * stack-protector canary in a generator
+ */
+extern uint64 ulid_random_u64_slow(void);
+
+/* 64 random bits (in whatever byte order: they are random) */
+static inline uint64
+ulid_random_u64(void)
+{
+	uint64		v;
+
+	if (likely(ulid_randbuf_ready(&ulid_random_buffer, MyProcPid, sizeof(v))))
+	{
+		ulid_randbuf_serve(&ulid_random_buffer, &v, sizeof(v));
+		return v;
+	}
+	return ulid_random_u64_slow();
+}
+
+extern uint64 ulid_random_u80_slow(uint64 *low64);
+
+/* 80 random bits: the top 16 returned, the low 64 in *low64 */
+static inline uint64
+ulid_random_u80(uint64 *low64)
+{
+	uint16		t;
+
+	if (likely(ulid_randbuf_ready(&ulid_random_buffer, MyProcPid, 10)))
+	{
+		ulid_randbuf_serve(&ulid_random_buffer, &t, sizeof(t));
+		ulid_randbuf_serve(&ulid_random_buffer, low64, sizeof(*low64));
+		return t;
+	}
+	return ulid_random_u80_slow(low64);
+}
+
+#endif							/* ULID_RANDOM_H */

@@ -1,0 +1,188 @@
+# Instructions per call: valgrind's callgrind on a single-user backend
+# (postgres --single) of a scratch cluster of its own, collection toggled on
+# only inside each measured C function (--toggle-collect), so a figure is the
+# function's own code plus everything it calls, user space only (syscalls are
+# not counted).  An inlined helper's lines name their own source file
+# (fi=/fe= in callgrind.out) but stay under the function's fn=, so the parser
+# below sums every cost line under fn=, whatever file it names, plus the
+# inclusive cost of every call.
+# ULID_BENCH_CG_N sets the calls per function (default 100000, quick 2000),
+# ULID_BENCH_CG_ONLY="gen_ulid ulid_in" measures only those C functions.
+# Sourced by test/bench/run.sh; the timings of the other files are unaffected
+# (this cluster is never started as a server).
+#
+# The "floor" is a C function built here, in the run's work dir, for this
+# benchmark only: palloc(16) and clock_gettime(CLOCK_REALTIME), the least a
+# time-stamped 16-byte generator does, compiled with the server's CFLAGS as
+# PGXS compiles the extension.  It is never installed.
+CG_N=${ULID_BENCH_CG_N:-$([ -n "${ULID_BENCH_QUICK:-}" ] && echo 2000 || echo 100000)}
+cg_dir=$ULID_WORK/callgrind
+mkdir -p "$cg_dir"
+
+# --- the floor function, a tiny .so of its own ---------------------------------
+cat >"$cg_dir/bench_floor.c" <<'C'
+#include "postgres.h"
+#include <time.h>
+#include "fmgr.h"
+PG_MODULE_MAGIC;
+PG_FUNCTION_INFO_V1(bench_floor);
+Datum
+bench_floor(PG_FUNCTION_ARGS)
+{
+	struct timespec ts;
+	char	   *p = palloc(16);
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	memcpy(p, &ts.tv_sec, 8);
+	memcpy(p + 8, &ts.tv_nsec, 8);
+	PG_RETURN_POINTER(p);
+}
+C
+# shellcheck disable=SC2046 # the server's CFLAGS, as PGXS builds the extension
+"$("$PG_CONFIG" --cc)" $("$PG_CONFIG" --cflags) $("$PG_CONFIG" --cflags_sl) -shared \
+	-I"$("$PG_CONFIG" --includedir-server)" -o "$cg_dir/bench_floor.so" "$cg_dir/bench_floor.c" || {
+	echo "bench: the floor function does not build" >&2
+	exit 1
+}
+
+# --- a scratch cluster, prepared by one plain single-user run ------------------
+pg_new cg "ulid.node_id = 1" || exit 1
+cg_single() { # postgres --single with SQL on stdin, one statement a line
+	as_pg "$@" "$PG_BIN/postgres" --single -D "$(pg_data cg)" postgres
+}
+cg_single <<SQL >"$cg_dir/setup.log" 2>&1 || { cat "$cg_dir/setup.log" >&2; exit 1; }
+CREATE EXTENSION ulid
+CREATE FUNCTION bench_floor() RETURNS uuid AS '$cg_dir/bench_floor.so', 'bench_floor' LANGUAGE C VOLATILE
+CREATE SEQUENCE cg_seq
+CREATE TABLE cg_t AS SELECT u, u::uuid AS v, u::text AS ut, u::uuid::text AS vt, ulid_to_base62(u) AS b62, ulid_to_typeid(u, 'user') AS tid FROM (SELECT gen_random_ulid() AS u FROM generate_series(1, $CG_N)) s
+SQL
+grep -q 'ERROR' "$cg_dir/setup.log" && { cat "$cg_dir/setup.log" >&2; exit 1; }
+
+# ROW|C function to toggle on|SQL calling it CG_N times[|alone]
+# A toggle flips collection, so a toggled function called inside another
+# would switch it off: such a caller ("alone": gen_gsid calls gen_ulid) gets
+# a valgrind run of its own.
+CG_ROWS=(
+	"floor (palloc 16 + clock_gettime)|bench_floor|SELECT count(bench_floor()) FROM generate_series(1, $CG_N)"
+	"gen_ulid()|gen_ulid|SELECT count(gen_ulid()) FROM generate_series(1, $CG_N)"
+	"gen_random_ulid()|gen_random_ulid|SELECT count(gen_random_ulid()) FROM generate_series(1, $CG_N)"
+	"gen_ulid(at)|gen_ulid_at|SELECT count(gen_ulid('2026-01-01Z'::timestamptz)) FROM generate_series(1, $CG_N)"
+	"gen_monotonic_ulid()|gen_monotonic_ulid|SELECT count(gen_monotonic_ulid()) FROM generate_series(1, $CG_N)"
+	"snowflake_next('twitter')|snowflake_next|SELECT count(snowflake_next('twitter')) FROM generate_series(1, $CG_N)"
+	"gen_gsid('usr', 1)|gen_gsid|SELECT count(gen_gsid('usr', 1)) FROM generate_series(1, $CG_N)|alone"
+	"ulid_in|ulid_in|SELECT count(ut::ulid) FROM cg_t"
+	"ulid_out|ulid_out|SELECT count(u::text) FROM cg_t"
+	"ulid_to_base62|ulid_to_base62|SELECT count(ulid_to_base62(u)) FROM cg_t"
+	"ulid_from_base62|ulid_from_base62|SELECT count(ulid_from_base62(b62)) FROM cg_t"
+	"ulid_to_typeid|ulid_to_typeid|SELECT count(ulid_to_typeid(u, 'user')) FROM cg_t"
+	"typeid_to_ulid|typeid_to_ulid|SELECT count(typeid_to_ulid(tid)) FROM cg_t"
+	"ulid_parse (canonical text)|ulid_parse|SELECT count(ulid_parse(ut)) FROM cg_t"
+	"core gen_random_uuid()|gen_random_uuid|SELECT count(gen_random_uuid()) FROM generate_series(1, $CG_N)"
+	"core uuid_in|uuid_in|SELECT count(vt::uuid) FROM cg_t"
+	"core uuid_out|uuid_out|SELECT count(v::text) FROM cg_t"
+	"core nextval (a plain sequence)|nextval_oid|SELECT count(nextval('cg_seq')) FROM generate_series(1, $CG_N)"
+)
+# ULID_BENCH_CG_ONLY="gen_ulid ulid_in": only the rows of these C functions
+if [ -n "${ULID_BENCH_CG_ONLY:-}" ]; then
+	cg_all=("${CG_ROWS[@]}")
+	CG_ROWS=()
+	for row in "${cg_all[@]}"; do
+		IFS='|' read -r _ fn _ <<<"$row"
+		[[ " $ULID_BENCH_CG_ONLY " == *" $fn "* ]] && CG_ROWS+=("$row")
+	done
+fi
+chown postgres: "$cg_dir" 2>/dev/null || true
+declare -A IR
+# cg_pass NAME ROW...: one valgrind run toggling the rows' functions; adds
+# each function's inclusive Ir to IR
+cg_pass() {
+	local pass=$1 row fn sql toggles=() queries="" out
+	shift
+	out=$cg_dir/callgrind.$pass.out
+	for row in "$@"; do
+		IFS='|' read -r _ fn sql _ <<<"$row"
+		toggles+=("--toggle-collect=$fn")
+		queries+="$sql"$'\n'
+	done
+	cg_single valgrind --tool=callgrind --collect-atstart=no "${toggles[@]}" \
+		--callgrind-out-file="$out" <<<"$queries" >"$cg_dir/run.$pass.log" 2>&1 || {
+		tail -30 "$cg_dir/run.$pass.log" >&2
+		echo "bench: the callgrind run $pass failed" >&2
+		exit 1
+	}
+	if grep -q 'ERROR' "$cg_dir/run.$pass.log"; then
+		grep -B2 -A4 'ERROR' "$cg_dir/run.$pass.log" >&2
+		echo "bench: a query of the callgrind run $pass failed" >&2
+		exit 1
+	fi
+	# Inclusive Ir of each function, read from callgrind.out itself: the
+	# cost lines under its fn= (whatever fi=/fe= file an inlined helper
+	# switches to) plus the inclusive cost of every call it makes (the line
+	# after calls=, which is a cost line too).
+	while read -r fn ir; do IR[$fn]=$ir; done < <(awk '
+		function name(s,   id) {
+			if (match(s, /^\([0-9]+\)/)) {
+				id = substr(s, 2, RLENGTH - 2)
+				s = substr(s, RLENGTH + 1)
+				sub(/^ /, "", s)
+				if (s != "") names[id] = s
+				return names[id]
+			}
+			return s
+		}
+		/^fn=/ { cur = name(substr($0, 4)); next }
+		/^cfn=/ { name(substr($0, 5)); next }
+		/^[0-9+*-]/ { if (cur != "") ir[cur] += $2; next }
+		END { for (f in ir) print f, ir[f] }' "$out")
+}
+cg_together=()
+cg_alone=()
+for row in "${CG_ROWS[@]}"; do
+	if [[ $row == *"|alone" ]]; then cg_alone+=("$row"); else cg_together+=("$row"); fi
+done
+[ ${#cg_together[@]} -gt 0 ] && cg_pass together "${cg_together[@]}"
+for row in "${cg_alone[@]}"; do
+	IFS='|' read -r _ fn _ <<<"$row"
+	cg_pass "$fn" "$row"
+done
+
+report ""
+report "## Instructions per call (callgrind)"
+report ""
+report "valgrind $(valgrind --version | sed 's/^valgrind-//'), callgrind on \`postgres --single\` of a scratch cluster"
+report "(\`shared_preload_libraries = 'ulid'\`), $CG_N calls each, collection on only inside the named C"
+report "function: its own code, its callees and inlined helpers, user space only (syscalls not counted)."
+report ""
+report "| function | C function | Ir per call | vs floor | vs gen_random_uuid() |"
+report "|---|---|---:|---:|---:|"
+cg_missing=0
+for row in "${CG_ROWS[@]}"; do
+	IFS='|' read -r label fn _ <<<"$row"
+	MED[ir_$fn]=$(awk -v t="${IR[$fn]:-0}" -v n="$CG_N" 'BEGIN { printf "%.0f", t / n }')
+	if [ "${MED[ir_$fn]}" -le 0 ]; then
+		cg_missing=$((cg_missing + 1))
+		echo "bench: no instruction count for $fn" >&2
+	fi
+done
+for row in "${CG_ROWS[@]}"; do
+	IFS='|' read -r label fn _ <<<"$row"
+	vs_floor=n/a vs_uuid=n/a
+	[ -n "${MED[ir_bench_floor]:-}" ] && vs_floor=$(ratio "ir_$fn" ir_bench_floor)x
+	[ -n "${MED[ir_gen_random_uuid]:-}" ] && vs_uuid=$(ratio "ir_$fn" ir_gen_random_uuid)x
+	report "| $label | \`$fn\` | ${MED[ir_$fn]} | $vs_floor | $vs_uuid |"
+done
+if [ -z "${ULID_BENCH_CG_ONLY:-}" ]; then
+	report ""
+	report "| instruction target | value | verdict |"
+	report "|---|---:|---|"
+	target "gen_ulid() vs the floor" "$(ratio ir_gen_ulid ir_bench_floor)" 1.5
+	target "gen_ulid() vs gen_random_uuid()" "$(ratio ir_gen_ulid ir_gen_random_uuid)" 0.04
+	target "gen_monotonic_ulid() vs the floor" "$(ratio ir_gen_monotonic_ulid ir_bench_floor)" 1.8
+	target "gen_random_ulid() vs the floor" "$(ratio ir_gen_random_ulid ir_bench_floor)" 1.8
+	report "| ulid_in Ir per call | ${MED[ir_ulid_in]} | $([ "${MED[ir_ulid_in]}" -le 420 ] && echo meets || echo MISSES) (at most 420) |"
+	report "| ulid_out Ir per call | ${MED[ir_ulid_out]} | $([ "${MED[ir_ulid_out]}" -le 327 ] && echo meets || echo MISSES) (at most 327) |"
+fi
+if [ "$cg_missing" -gt 0 ]; then
+	echo "bench: $cg_missing functions have no instruction count" >&2
+	exit 1
+fi
