@@ -43,7 +43,8 @@ next_uuidv7(void)
 		ereport(ERROR,
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 				 errmsg("UUIDv7 time part exhausted"),
-				 errdetail("The next UUIDv7 would lie past 10889-08-02 05:31:50.655Z.")));
+				 errdetail("The next UUIDv7 would lie past 10889-08-02 05:31:50.655Z."),
+				 errhint("Check the server's clock (CLOCK_REALTIME).")));
 	return new_uuid(last.tick, last.tail);
 }
 

@@ -45,6 +45,10 @@ C
 	exit 1
 }
 
+# the CosId codec chains measured against radix_encode/radix_decode
+CG_ONE='[{"radix": {"radix": 62}}]'
+CG_THREE='[{"radix": {"radix": 62}}, {"date_prefix": {"pattern": "yyMMdd", "source": "id_time"}}, {"prefix": "O"}]'
+
 # --- a scratch cluster, prepared by one plain single-user run ------------------
 pg_new cg "ulid.node_id = 1" || exit 1
 cg_single() { # postgres --single with SQL on stdin, one statement a line
@@ -55,13 +59,15 @@ CREATE EXTENSION ulid
 CREATE FUNCTION bench_floor() RETURNS uuid AS '$cg_dir/bench_floor.so', 'bench_floor' LANGUAGE C VOLATILE
 CREATE SEQUENCE cg_seq
 CREATE TABLE cg_t AS SELECT u, u::uuid AS v, u::text AS ut, u::uuid::text AS vt, ulid_to_base62(u) AS b62, ulid_to_typeid(u, 'user') AS tid FROM (SELECT gen_random_ulid() AS u FROM generate_series(1, $CG_N)) s
+CREATE TABLE cg_sf AS SELECT id, radix_encode(id) AS r62, snowflake_encode(id, 'snowflake_ms', '$CG_THREE') AS three FROM (SELECT snowflake_pack('snowflake_ms', now() - g * interval '1.7 s', g % 1024, g % 4096) AS id FROM generate_series(1, $CG_N) g) s
 SQL
 grep -q 'ERROR' "$cg_dir/setup.log" && { cat "$cg_dir/setup.log" >&2; exit 1; }
 
 # ROW|C function to toggle on|SQL calling it CG_N times[|alone]
 # A toggle flips collection, so a toggled function called inside another
 # would switch it off: such a caller ("alone": gen_gsid calls gen_ulid) gets
-# a valgrind run of its own.
+# a valgrind run of its own.  "fn@case" measures C function fn in a case of
+# its own (always alone: the same function in another row would add up).
 CG_ROWS=(
 	"floor (palloc 16 + clock_gettime)|bench_floor|SELECT count(bench_floor()) FROM generate_series(1, $CG_N)"
 	"gen_ulid()|gen_ulid|SELECT count(gen_ulid()) FROM generate_series(1, $CG_N)"
@@ -77,6 +83,15 @@ CG_ROWS=(
 	"ulid_to_typeid|ulid_to_typeid|SELECT count(ulid_to_typeid(u, 'user')) FROM cg_t"
 	"typeid_to_ulid|typeid_to_ulid|SELECT count(typeid_to_ulid(tid)) FROM cg_t"
 	"ulid_parse (canonical text)|ulid_parse|SELECT count(ulid_parse(ut)) FROM cg_t"
+	"gen_uuidv7()|gen_uuidv7|SELECT count(gen_uuidv7()) FROM generate_series(1, $CG_N)"
+	"gen_typeid('user')|gen_typeid|SELECT count(gen_typeid('user')) FROM generate_series(1, $CG_N)"
+	"cosid80_next()|cosid80_next|SELECT count(cosid80_next()) FROM generate_series(1, $CG_N)"
+	"radix_encode(id)|ulid_radix_encode_sql|SELECT count(radix_encode(id)) FROM cg_sf"
+	"radix_decode(text)|ulid_radix_decode_sql|SELECT count(radix_decode(r62)) FROM cg_sf"
+	"snowflake_encode, one-item chain|snowflake_encode@one|SELECT count(snowflake_encode(id, 'snowflake_ms', '$CG_ONE')) FROM cg_sf"
+	"snowflake_encode, three-item chain|snowflake_encode@three|SELECT count(snowflake_encode(id, 'snowflake_ms', '$CG_THREE')) FROM cg_sf"
+	"snowflake_decode, one-item chain|snowflake_decode@one|SELECT count(snowflake_decode(r62, 'snowflake_ms', '$CG_ONE')) FROM cg_sf"
+	"snowflake_decode, three-item chain|snowflake_decode@three|SELECT count(snowflake_decode(three, 'snowflake_ms', '$CG_THREE')) FROM cg_sf"
 	"core gen_random_uuid()|gen_random_uuid|SELECT count(gen_random_uuid()) FROM generate_series(1, $CG_N)"
 	"core uuid_in|uuid_in|SELECT count(vt::uuid) FROM cg_t"
 	"core uuid_out|uuid_out|SELECT count(v::text) FROM cg_t"
@@ -88,7 +103,7 @@ if [ -n "${ULID_BENCH_CG_ONLY:-}" ]; then
 	CG_ROWS=()
 	for row in "${cg_all[@]}"; do
 		IFS='|' read -r _ fn _ <<<"$row"
-		[[ " $ULID_BENCH_CG_ONLY " == *" $fn "* ]] && CG_ROWS+=("$row")
+		[[ " $ULID_BENCH_CG_ONLY " == *" ${fn%%@*} "* ]] && CG_ROWS+=("$row")
 	done
 fi
 chown postgres: "$cg_dir" 2>/dev/null || true
@@ -96,12 +111,13 @@ declare -A IR
 # cg_pass NAME ROW...: one valgrind run toggling the rows' functions; adds
 # each function's inclusive Ir to IR
 cg_pass() {
-	local pass=$1 row fn sql toggles=() queries="" out
+	local pass=$1 row fn sql toggles=() queries="" out keys=()
 	shift
 	out=$cg_dir/callgrind.$pass.out
 	for row in "$@"; do
 		IFS='|' read -r _ fn sql _ <<<"$row"
-		toggles+=("--toggle-collect=$fn")
+		toggles+=("--toggle-collect=${fn%%@*}")
+		keys+=("$fn")
 		queries+="$sql"$'\n'
 	done
 	cg_single valgrind --tool=callgrind --collect-atstart=no "${toggles[@]}" \
@@ -119,7 +135,8 @@ cg_pass() {
 	# cost lines under its fn= (whatever fi=/fe= file an inlined helper
 	# switches to) plus the inclusive cost of every call it makes (the line
 	# after calls=, which is a cost line too).
-	while read -r fn ir; do IR[$fn]=$ir; done < <(awk '
+	local -A pass_ir=()
+	while read -r fn ir; do pass_ir[$fn]=$ir; done < <(awk '
 		function name(s,   id) {
 			if (match(s, /^\([0-9]+\)/)) {
 				id = substr(s, 2, RLENGTH - 2)
@@ -134,16 +151,18 @@ cg_pass() {
 		/^cfn=/ { name(substr($0, 5)); next }
 		/^[0-9+*-]/ { if (cur != "") ir[cur] += $2; next }
 		END { for (f in ir) print f, ir[f] }' "$out")
+	for fn in "${keys[@]}"; do IR[$fn]=${pass_ir[${fn%%@*}]:-0}; done
 }
 cg_together=()
 cg_alone=()
 for row in "${CG_ROWS[@]}"; do
-	if [[ $row == *"|alone" ]]; then cg_alone+=("$row"); else cg_together+=("$row"); fi
+	IFS='|' read -r _ fn _ <<<"$row"
+	if [[ $row == *"|alone" || $fn == *@* ]]; then cg_alone+=("$row"); else cg_together+=("$row"); fi
 done
 [ ${#cg_together[@]} -gt 0 ] && cg_pass together "${cg_together[@]}"
 for row in "${cg_alone[@]}"; do
 	IFS='|' read -r _ fn _ <<<"$row"
-	cg_pass "$fn" "$row"
+	cg_pass "${fn/@/.}" "$row"
 done
 
 report ""
@@ -169,7 +188,7 @@ for row in "${CG_ROWS[@]}"; do
 	vs_floor=n/a vs_uuid=n/a
 	[ -n "${MED[ir_bench_floor]:-}" ] && vs_floor=$(ratio "ir_$fn" ir_bench_floor)x
 	[ -n "${MED[ir_gen_random_uuid]:-}" ] && vs_uuid=$(ratio "ir_$fn" ir_gen_random_uuid)x
-	report "| $label | \`$fn\` | ${MED[ir_$fn]} | $vs_floor | $vs_uuid |"
+	report "| $label | \`${fn%%@*}\` | ${MED[ir_$fn]} | $vs_floor | $vs_uuid |"
 done
 if [ -z "${ULID_BENCH_CG_ONLY:-}" ]; then
 	report ""
@@ -179,6 +198,9 @@ if [ -z "${ULID_BENCH_CG_ONLY:-}" ]; then
 	target "gen_ulid() vs gen_random_uuid()" "$(ratio ir_gen_ulid ir_gen_random_uuid)" 0.04
 	target "gen_monotonic_ulid() vs the floor" "$(ratio ir_gen_monotonic_ulid ir_bench_floor)" 1.8
 	target "gen_random_ulid() vs the floor" "$(ratio ir_gen_random_ulid ir_bench_floor)" 1.8
+	target "gen_uuidv7() vs gen_random_uuid()" "$(ratio ir_gen_uuidv7 ir_gen_random_uuid)" 0.1
+	target "one-item codec chain vs radix_encode" "$(ratio ir_snowflake_encode@one ir_ulid_radix_encode_sql)" 1.2
+	target "three-item codec chain vs radix_encode" "$(ratio ir_snowflake_encode@three ir_ulid_radix_encode_sql)" 2
 	report "| ulid_in Ir per call | ${MED[ir_ulid_in]} | $([ "${MED[ir_ulid_in]}" -le 420 ] && echo meets || echo MISSES) (at most 420) |"
 	report "| ulid_out Ir per call | ${MED[ir_ulid_out]} | $([ "${MED[ir_ulid_out]}" -le 327 ] && echo meets || echo MISSES) (at most 327) |"
 fi
