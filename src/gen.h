@@ -10,6 +10,8 @@
 
 #include "ulid.h"
 
+#include "common/int.h"
+
 /*
  * The start of a monotonic run at unix_ms: 80 random bits with the top one
  * cleared, leaving room for 2^15 steps.
@@ -29,15 +31,17 @@ ulid_fresh_halves(int64 unix_ms, uint64 *hi, uint64 *lo)
 static inline bool
 ulid_add_step(uint64 *hi, uint64 *lo, uint64 add)
 {
-	uint64		n = *lo + add;
-	uint64		carry = (n < *lo);
+	/*
+	 * n = lo + step mod 2^64 for the step add + 1 in 1..2^64; it carried
+	 * exactly when n <= lo (a step of 2^64 gives n == lo).  No branch but
+	 * the exhaustion test.
+	 */
+	uint64		n = *lo + add + 1;
+	uint64		h;
 
-	n += 1;
-	if (n == 0)
-		carry = 1;				/* cannot also have carried above */
-	if (unlikely(carry && *hi == PG_UINT64_MAX))
+	if (unlikely(pg_add_u64_overflow(*hi, (uint64) (n <= *lo), &h)))
 		return false;
-	*hi += carry;
+	*hi = h;
 	*lo = n;
 	return true;
 }
