@@ -203,16 +203,22 @@ gen_monotonic_ulid(PG_FUNCTION_ARGS)
 	 * exactly issue()'s first round when ulid_floor_check() says OK: the same
 	 * comparisons and stores, the floor read once.  Anything else goes to
 	 * issue(), which starts over.
+	 *
+	 * Validity needs no test of its own here: a state without an id has
+	 * word[] zero (shmem.c zeroes the words wherever it clears valid), so
+	 * its time 0 lies below the clock, which is after 1970, and it goes to
+	 * issue(), which tests valid.
 	 */
 	SpinLockAcquire(&st->mutex);
 	hi = st->word[W_HI];
 	lo = st->word[W_LO];
-	if (likely(st->valid) && Max(now, st->base_ms) <= (int64) (hi >> 16) &&
+	if (Max(now, st->base_ms) <= (int64) (hi >> 16) &&
 		likely(ulid_add_step(&hi, &lo, step)) &&
 		ulid_floor_clear((int64) (hi >> 16), (int64) pg_atomic_read_u64(monotonic_durable)))
 	{
 		int64		ms = (int64) (hi >> 16);
 
+		Assert(st->valid);
 		st->word[W_HI] = hi;
 		st->word[W_LO] = lo;
 		/* ulid_state_issued(st, ms) but for valid, true already */
