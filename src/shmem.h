@@ -147,8 +147,8 @@ typedef enum UlidFloorCheck
 extern pg_atomic_uint64 *ulid_floor_durable(void);
 
 /*
- * ulid_floor_check()'s common case, inline: ms lies far enough below the
- * durable floor durable (read from ulid_floor_durable()) that the check says
+ * ulid_floor_check()'s common case, inline: ms lies far enough below
+ * durable, the value read from ulid_floor_durable(), that the check says
  * ULID_FLOOR_OK with own false, whatever st is.  When false, ask
  * ulid_floor_check().
  */
