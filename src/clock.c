@@ -21,8 +21,16 @@
 
 #include "utils/guc.h"
 
-/* read by ulid_clock_now_ms(), inline in ulid.h */
-int			ulid_clock_offset_ms = 0;
+/* the setting's own int, and the copy that ulid_clock_now_ms() (ulid.h) reads */
+static int	clock_offset_ms = 0;
+int64		ulid_clock_offset_ms = 0;
+
+/* widened once per change, not once per id */
+static void
+assign_clock_offset(int newval, void *extra pg_attribute_unused())
+{
+	ulid_clock_offset_ms = newval;
+}
 
 void
 ulid_clock_init(void)
@@ -30,11 +38,11 @@ ulid_clock_init(void)
 	DefineCustomIntVariable("ulid.clock_offset_ms",
 							"Shifts the ulid generators' clock back by this many milliseconds (for testing only).",
 							"Zero or negative; a forward shift is rejected because it would be persisted into the restart floor.",
-							&ulid_clock_offset_ms,
+							&clock_offset_ms,
 							0, -INT_MAX, 0,
 							PGC_SIGHUP,
 							GUC_UNIT_MS | GUC_NOT_IN_SAMPLE | GUC_SUPERUSER_ONLY,
-							NULL, NULL, NULL);
+							NULL, assign_clock_offset, NULL);
 }
 
 void
@@ -51,7 +59,7 @@ ulid_clock_now_ns(void)
 
 	if (clock_gettime(CLOCK_REALTIME, &ts) != 0)
 		ulid_clock_failed();
-	return (int64) ts.tv_sec * 1000000000 + ts.tv_nsec + (int64) ulid_clock_offset_ms * 1000000;
+	return (int64) ts.tv_sec * 1000000000 + ts.tv_nsec + ulid_clock_offset_ms * 1000000;
 }
 
 /* The same clock in Unix microseconds (floored; the clock is after 1970) */

@@ -58,6 +58,17 @@
 #endif
 #endif
 
+/*
+ * ULID_HIDDEN: a global of the extension's own that no other module reads.
+ * 16+ builds extensions with -fvisibility=hidden; on 15 every global is
+ * exported, so each access from the hot paths would go through the GOT.
+ */
+#if defined(__GNUC__) && !defined(_WIN32)
+#define ULID_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define ULID_HIDDEN
+#endif
+
 /* btree skip support (opclass support function 6) arrived in 18. */
 #if PG_VERSION_NUM >= 180000
 #define ULID_HAS_SKIP_SUPPORT 1

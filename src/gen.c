@@ -23,10 +23,15 @@
 /*
  * the previous gen_ulid() value of this backend, as two halves; zero (time
  * 0) before the first call, which therefore starts a fresh run: the clock is
- * after 1970
+ * after 1970.  One object whose address the random draw's slow path takes:
+ * so the compiler keeps it in memory across every call rather than in
+ * registers it would have to save.
  */
-static uint64 last_hi = 0;
-static uint64 last_lo = 0;
+static struct
+{
+	uint64		hi;				/* time << 16 | top 16 random bits */
+	uint64		lo;				/* low 64 random bits */
+}			last;
 
 void
 ulid_report_time_exhausted(void)
@@ -41,13 +46,29 @@ PG_FUNCTION_INFO_V1(gen_ulid);
 Datum
 gen_ulid(PG_FUNCTION_ARGS)
 {
-	int64		now = ulid_clock_now_ms();
+	/* now << 16 > hi exactly when now is later than hi's millisecond */
+	uint64		now16 = (uint64) ulid_clock_now_ms() << 16;
+	pg_ulid_t  *u;
 
-	if (now > (int64) (last_hi >> 16))
-		ulid_fresh_halves(now, &last_hi, &last_lo);
-	else if (!ulid_add_step(&last_hi, &last_lo, ulid_random_u64()))
+	if (now16 > last.hi)
+	{
+		/*
+		 * ulid_fresh_halves(now), with the time stored first so that no
+		 * value lives across the draw's slow path.  Should the draw fail
+		 * (ERROR), the state is the new millisecond with whatever low bits,
+		 * still above every id issued before.
+		 */
+		last.hi = now16;
+		last.hi |= ulid_random_u80(&last.lo) & 0x7FFF;
+	}
+	else if (unlikely(!ulid_add_step(&last.hi, &last.lo, ulid_random_u64())))
 		ulid_report_time_exhausted();
-	PG_RETURN_ULID_P(ulid_from_halves(last_hi, last_lo));
+
+	/* allocated last: nothing lives across palloc but what it returns */
+	u = (pg_ulid_t *) palloc(sizeof(pg_ulid_t));
+	ulid_store_be64(u->data, last.hi);
+	ulid_store_be64(u->data + 8, last.lo);
+	PG_RETURN_ULID_P(u);
 }
 
 /* a ULID of unix_ms with 80 fresh random bits, written in place */

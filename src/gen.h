@@ -10,6 +10,8 @@
 
 #include "ulid.h"
 
+#include "step.h"
+
 /*
  * The start of a monotonic run at unix_ms: 80 random bits with the top one
  * cleared, leaving room for 2^15 steps.
@@ -18,28 +20,6 @@ static inline void
 ulid_fresh_halves(int64 unix_ms, uint64 *hi, uint64 *lo)
 {
 	*hi = ((uint64) unix_ms << 16) | (ulid_random_u80(lo) & 0x7FFF);
-}
-
-/*
- * Advance (hi, lo) by add + 1 (a step in 1..2^64 when add is random),
- * carrying into the time part.  Returns false, leaving the value unchanged,
- * when the 128 bits are exhausted.  No allocation, no error: safe to call
- * under a spinlock.
- */
-static inline bool
-ulid_add_step(uint64 *hi, uint64 *lo, uint64 add)
-{
-	uint64		n = *lo + add;
-	uint64		carry = (n < *lo);
-
-	n += 1;
-	if (n == 0)
-		carry = 1;				/* cannot also have carried above */
-	if (unlikely(carry && *hi == PG_UINT64_MAX))
-		return false;
-	*hi += carry;
-	*lo = n;
-	return true;
 }
 
 /* ERROR 22008 for a generator that ran past the last representable time */

@@ -35,21 +35,29 @@
 
 /*
  * This backend's pointer to the state: slot 0, created at startup and never
- * reclaimed, so its incarnation never changes.
+ * reclaimed, so its incarnation never changes; and to the durable floor.
  */
 static UlidGenState *monotonic_state = NULL;
 static uint32 monotonic_incarnation;
+static pg_atomic_uint64 *monotonic_durable = NULL;
 
-static UlidGenState *
+/* out of line: its key array would give every caller a stack canary */
+static pg_noinline UlidGenState *
+lookup_state(void)
+{
+	uint8		key[ULID_STATE_KEY_BYTES] = {0};
+
+	monotonic_state = ulid_state_get(ULID_STATE_MONOTONIC_ULID, key,
+									 &monotonic_incarnation);
+	monotonic_durable = ulid_floor_durable();
+	return monotonic_state;
+}
+
+static inline UlidGenState *
 get_state(void)
 {
 	if (unlikely(monotonic_state == NULL))
-	{
-		uint8		key[ULID_STATE_KEY_BYTES] = {0};
-
-		monotonic_state = ulid_state_get(ULID_STATE_MONOTONIC_ULID, key,
-										 &monotonic_incarnation);
-	}
+		return lookup_state();
 	return monotonic_state;
 }
 
@@ -89,24 +97,21 @@ report_exhausted(bool advanced, int64 own_floor)
 			 errhint("The next ULID would lie past 10889-08-02 05:31:50.655Z because ulid_monotonic_advance() moved the generator there.")));
 }
 
-PG_FUNCTION_INFO_V1(gen_monotonic_ulid);
-Datum
-gen_monotonic_ulid(PG_FUNCTION_ARGS)
+/*
+ * Every case of gen_monotonic_ulid() (it tries the common one inline
+ * first): the issuing loop of shmem.h, with the step already drawn.  The
+ * 80 fresh bits of a new millisecond are drawn only when the state needs
+ * them (about once per millisecond for the whole server), going round once
+ * more.  Randomness is always drawn outside the spinlock.
+ */
+static pg_noinline Datum
+issue(UlidGenState *st, uint64 step, pg_ulid_t *u)
 {
-	UlidGenState *st = get_state();
 	uint64		fresh_hi = 0,
 				fresh_lo = 0,
-				step,
 				hi,
 				lo;
 	bool		have_fresh = false;
-
-	/*
-	 * Randomness is drawn outside the spinlock: the step every time, the 80
-	 * fresh bits of a new millisecond only when the state needs them (about
-	 * once per millisecond for the whole server), going round once more.
-	 */
-	step = ulid_random_u64();
 
 	for (;;)
 	{
@@ -169,7 +174,65 @@ gen_monotonic_ulid(PG_FUNCTION_ARGS)
 		if (chk == ULID_FLOOR_REFRESH)
 			break;
 	}
-	PG_RETURN_ULID_P(ulid_from_halves(hi, lo));
+	ulid_store_be64(u->data, hi);
+	ulid_store_be64(u->data + 8, lo);
+	PG_RETURN_ULID_P(u);
+}
+
+PG_FUNCTION_INFO_V1(gen_monotonic_ulid);
+Datum
+gen_monotonic_ulid(PG_FUNCTION_ARGS)
+{
+	UlidGenState *st = get_state();
+
+	/*
+	 * Allocated first, then the clock, then the step: only the result and
+	 * the state (and the time, around the draw's slow path) live across a
+	 * call.  Nothing is allocated under the spinlock: the id is written
+	 * into u there.
+	 */
+	pg_ulid_t  *u = (pg_ulid_t *) palloc(sizeof(pg_ulid_t));
+	int64		now = ulid_clock_now_ms();
+	uint64		step = ulid_random_u64();
+	uint64		hi,
+				lo;
+
+	/*
+	 * The common case inline: a valid state at or ahead of the clock (and of
+	 * base_ms), its step not exhausting it, and the floor far above.  This is
+	 * exactly issue()'s first round when ulid_floor_check() says OK: the same
+	 * comparisons and stores, the floor read once.  Anything else goes to
+	 * issue(), which starts over.
+	 *
+	 * Validity needs no test of its own here: a state without an id has
+	 * word[] zero (shmem.c zeroes the words wherever it clears valid), so
+	 * its time 0 lies below the clock, which is after 1970, and it goes to
+	 * issue(), which tests valid.
+	 */
+	SpinLockAcquire(&st->mutex);
+	hi = st->word[W_HI];
+	lo = st->word[W_LO];
+	if (Max(now, st->base_ms) <= (int64) (hi >> 16) &&
+		likely(ulid_add_step(&hi, &lo, step)) &&
+		ulid_floor_clear((int64) (hi >> 16), (int64) pg_atomic_read_u64(monotonic_durable)))
+	{
+		int64		ms = (int64) (hi >> 16);
+
+		Assert(st->valid);
+		st->word[W_HI] = hi;
+		st->word[W_LO] = lo;
+		/* ulid_state_issued(st, ms) but for valid, true already */
+		st->last_ms = ms;
+		st->issued++;
+		if (ms > now)
+			st->borrows++;
+		SpinLockRelease(&st->mutex);
+		ulid_store_be64(u->data, hi);
+		ulid_store_be64(u->data + 8, lo);
+		PG_RETURN_ULID_P(u);
+	}
+	SpinLockRelease(&st->mutex);
+	return issue(st, step, u);
 }
 
 /*

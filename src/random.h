@@ -14,10 +14,10 @@
 
 #include "randbuf.h"
 
-extern PGDLLIMPORT ulid_randbuf ulid_random_buffer;
+extern ULID_HIDDEN ulid_randbuf ulid_random_buffer;
 
 /* refill, then serve n bytes (an ERROR if pg_strong_random fails): random.c */
-extern void ulid_random_bytes_slow(uint8 *out, size_t n);
+extern pg_attribute_cold void ulid_random_bytes_slow(uint8 *out, size_t n);
 
 /* Copy n bytes of strong randomness to out. */
 static inline void
@@ -34,7 +34,7 @@ ulid_random_bytes(uint8 *out, size_t n)
  * keep the addresses of their locals out of the inline fast paths: no
  * stack-protector canary in a generator
  */
-extern uint64 ulid_random_u64_slow(void);
+extern pg_attribute_cold uint64 ulid_random_u64_slow(void);
 
 /* 64 random bits (in whatever byte order: they are random) */
 static inline uint64
@@ -42,15 +42,13 @@ ulid_random_u64(void)
 {
 	uint64		v;
 
-	if (likely(ulid_randbuf_ready(&ulid_random_buffer, MyProcPid, sizeof(v))))
-	{
-		ulid_randbuf_serve(&ulid_random_buffer, &v, sizeof(v));
-		return v;
-	}
-	return ulid_random_u64_slow();
+	if (unlikely(!ulid_randbuf_ready(&ulid_random_buffer, MyProcPid, sizeof(v))))
+		return ulid_random_u64_slow();
+	ulid_randbuf_serve(&ulid_random_buffer, &v, sizeof(v));
+	return v;
 }
 
-extern uint64 ulid_random_u80_slow(uint64 *low64);
+extern pg_attribute_cold uint64 ulid_random_u80_slow(uint64 *low64);
 
 /* 80 random bits: the top 16 returned, the low 64 in *low64 */
 static inline uint64

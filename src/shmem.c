@@ -148,8 +148,6 @@
 #define ULID_DEFAULT_STATES		32768
 #define ULID_DEFAULT_ROLE_STATES 10000
 
-/* how far ahead of the last issued millisecond a floor is written */
-#define ULID_FLOOR_RESERVE_MS	1000
 /* a state whose last id is this far behind the clock may be reclaimed */
 #define ULID_IDLE_MS			1000
 
@@ -720,6 +718,12 @@ ulid_state_get(UlidStateKind kind, const uint8 key[ULID_STATE_KEY_BYTES],
 
 /* ---- floors -------------------------------------------------------------- */
 
+pg_atomic_uint64 *
+ulid_floor_durable(void)
+{
+	return &get_shared()->durable_ms;
+}
+
 UlidFloorCheck
 ulid_floor_check(const UlidGenState *st, int64 ms, int64 now, bool *own)
 {
@@ -727,7 +731,7 @@ ulid_floor_check(const UlidGenState *st, int64 ms, int64 now, bool *own)
 	int64		floor = durable;
 
 	*own = false;
-	if (likely(ms < durable - ULID_FLOOR_RESERVE_MS / 2))
+	if (ulid_floor_clear(ms, durable))
 		return ULID_FLOOR_OK;
 	if (unlikely(st->advanced) && ms > now + ULID_FLOOR_RESERVE_MS)
 	{

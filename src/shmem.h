@@ -55,6 +55,7 @@
 
 #include "ulid.h"
 
+#include "port/atomics.h"
 #include "storage/spin.h"
 
 /* Every kind of shared state.  The number is part of the state's key. */
@@ -138,6 +139,24 @@ typedef enum UlidFloorCheck
 	ULID_FLOOR_BLOCKED			/* do not issue: ulid_floor_reserve(.., true),
 								 * then compute again */
 } UlidFloorCheck;
+
+/* how far ahead of the last issued millisecond a floor is written */
+#define ULID_FLOOR_RESERVE_MS	1000
+
+/* the server-wide durable floor (ERROR 55000 when there is no shared state) */
+extern pg_atomic_uint64 *ulid_floor_durable(void);
+
+/*
+ * ulid_floor_check()'s common case, inline: ms lies far enough below
+ * durable, the value read from ulid_floor_durable(), that the check says
+ * ULID_FLOOR_OK with own false, whatever st is.  When false, ask
+ * ulid_floor_check().
+ */
+static inline bool
+ulid_floor_clear(int64 ms, int64 durable)
+{
+	return likely(ms < durable - ULID_FLOOR_RESERVE_MS / 2);
+}
 
 /*
  * Under st->mutex: may an id of st whose time reaches Unix millisecond ms

@@ -74,7 +74,7 @@ extern char *ulid_iso_or_ms(int64 ms);
 
 /* clock.c: the generators' wall clock */
 extern void ulid_clock_init(void);
-extern PGDLLIMPORT int ulid_clock_offset_ms;
+extern ULID_HIDDEN int64 ulid_clock_offset_ms;	/* ulid.clock_offset_ms */
 extern void ulid_clock_failed(void);	/* ERROR: does not return */
 extern int64 ulid_clock_now_us(void);
 extern int64 ulid_clock_now_ns(void);
@@ -92,7 +92,9 @@ ulid_clock_now_ms(void)
 
 	if (unlikely(clock_gettime(CLOCK_REALTIME, &ts) != 0))
 		ulid_clock_failed();
-	return (int64) ts.tv_sec * 1000 + ts.tv_nsec / 1000000 + ulid_clock_offset_ms;
+	/* tv_nsec is in 0..999999999: an unsigned 32-bit division is exact */
+	return (int64) ts.tv_sec * 1000 + (int64) ((uint32) ts.tv_nsec / 1000000) +
+		ulid_clock_offset_ms;
 }
 
 /* gen_monotonic.c: gen_monotonic_ulid() and its shared state */

@@ -45,7 +45,9 @@ typedef bool (*ulid_randbuf_fill) (void *buf, size_t len);
 static inline bool
 ulid_randbuf_ready(const ulid_randbuf *b, int pid, size_t n)
 {
-	return b->pid == pid && n <= (size_t) (ULID_RANDOM_BATCH - b->pos);
+	/* pos <= BATCH - n: one comparison with a constant for a constant n */
+	return b->pid == pid && n <= ULID_RANDOM_BATCH &&
+		b->pos <= (size_t) ULID_RANDOM_BATCH - n;
 }
 
 /* the next n bytes to out, zeroed in the buffer (only after ready) */
