@@ -122,11 +122,12 @@ SELECT count(*) AS implicit_casts FROM pg_cast
 WHERE (castsource = 'ulid'::regtype OR casttarget = 'ulid'::regtype) AND castcontext = 'i';
 DROP TABLE uuid_t, ulid_t;
 
--- PostgreSQL's own UUID functions (uuid_extract_timestamp 17+, uuidv7 18+):
--- a uuidv7() is a valid ULID of the same millisecond, but a ULID's time is
--- ulid_time(): uuid_extract_timestamp() reads only values whose bits happen
--- to carry a UUID version 7 (or 1) and the RFC variant, which a ULID's
--- random part does by chance
+-- PostgreSQL's own UUID functions (uuid_extract_timestamp 17+, reading
+-- version 7 on 18+; uuidv7 18+): a uuidv7() is a valid ULID of the same
+-- millisecond, but a ULID's time is ulid_time(): uuid_extract_timestamp()
+-- reads only values whose bits happen to carry a UUID version 7 (on 18+; or
+-- 1) and the RFC variant, which a ULID's random part does by chance.  Every
+-- test is IS TRUE, so that a NULL fails it.
 DO $$
 DECLARE
     ok boolean;
@@ -134,20 +135,20 @@ BEGIN
     IF current_setting('server_version_num')::int >= 170000 THEN
         -- version nibble 0: no time
         EXECUTE $q$SELECT uuid_extract_timestamp('01HTQW311N1KR5G0Y75M3EF00H'::ulid::uuid) IS NULL$q$ INTO ok;
-        IF NOT ok THEN RAISE EXCEPTION 'uuid_extract_timestamp read a ULID without version 7'; END IF;
+        IF ok IS NOT TRUE THEN RAISE EXCEPTION 'uuid_extract_timestamp read a ULID without version 7'; END IF;
+    END IF;
+    IF current_setting('server_version_num')::int >= 180000 THEN
         -- random bits that look like version 7 and the RFC variant: the ULID's time
         EXECUTE $q$SELECT uuid_extract_timestamp(u::uuid) = ulid_time(u)
                    FROM ulid_from_parts(1712345678901, '\x7123856789abcdef0123') u$q$ INTO ok;
-        IF NOT ok THEN RAISE EXCEPTION 'uuid_extract_timestamp disagrees with ulid_time on a v7-shaped ULID'; END IF;
-    END IF;
-    IF current_setting('server_version_num')::int >= 180000 THEN
+        IF ok IS NOT TRUE THEN RAISE EXCEPTION 'uuid_extract_timestamp disagrees with ulid_time on a v7-shaped ULID'; END IF;
         -- uuidv7() values are ULIDs of the same time, in the same order, and
         -- survive the text round trip
         EXECUTE $q$SELECT bool_and(ulid_time(u::ulid) = uuid_extract_timestamp(u)
                               AND (u::ulid)::text::ulid::uuid = u)
                           AND array_agg(u::ulid ORDER BY u) = array_agg(u::ulid ORDER BY u::ulid)
                    FROM (SELECT uuidv7() AS u FROM generate_series(1, 1000)) s$q$ INTO ok;
-        IF NOT ok THEN RAISE EXCEPTION 'uuidv7() values are not ULIDs of the same time'; END IF;
+        IF ok IS NOT TRUE THEN RAISE EXCEPTION 'uuidv7() values are not ULIDs of the same time'; END IF;
     END IF;
 END
 $$;

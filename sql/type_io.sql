@@ -89,13 +89,13 @@ DECLARE
 BEGIN
     IF current_setting('server_version_num')::int >= 160000 THEN
         EXECUTE $q$SELECT pg_input_is_valid('01HTQW311N1KR5G0Y75M3EF00H', 'ulid')$q$ INTO v;
-        IF NOT v THEN RAISE EXCEPTION 'valid ULID reported invalid'; END IF;
+        IF v IS NOT TRUE THEN RAISE EXCEPTION 'valid ULID reported invalid'; END IF;
         EXECUTE $q$SELECT pg_input_is_valid('01HTQW311N1KR5G0Y75M3EF00U', 'ulid')$q$ INTO v;
-        IF v THEN RAISE EXCEPTION 'invalid ULID reported valid'; END IF;
+        IF v IS NOT FALSE THEN RAISE EXCEPTION 'invalid ULID reported valid'; END IF;
         EXECUTE $q$SELECT sql_error_code FROM pg_input_error_info('81HTQW311N1KR5G0Y75M3EF00H', 'ulid')$q$ INTO st;
-        IF st <> '22003' THEN RAISE EXCEPTION 'overflow soft error has SQLSTATE %', st; END IF;
+        IF st IS DISTINCT FROM '22003' THEN RAISE EXCEPTION 'overflow soft error has SQLSTATE %', st; END IF;
         EXECUTE $q$SELECT sql_error_code FROM pg_input_error_info('short', 'ulid')$q$ INTO st;
-        IF st <> '22P02' THEN RAISE EXCEPTION 'length soft error has SQLSTATE %', st; END IF;
+        IF st IS DISTINCT FROM '22P02' THEN RAISE EXCEPTION 'length soft error has SQLSTATE %', st; END IF;
         -- UUID text: a soft error too, with the UUID hint
         EXECUTE $q$SELECT sql_error_code || ' ' || hint
                    FROM pg_input_error_info('018eafc1-8435-0cf0-5803-c72d06e78011', 'ulid')$q$ INTO st;

@@ -103,20 +103,26 @@ FROM (VALUES ('User'), ('_user'), ('user_'), ('us-er'), (repeat('a', 64))) v(p);
 SELECT hint($$SELECT gen_typeid('User')$$) AS prefix_hint,
        hint($$SELECT gen_uuidv7('infinity')$$) AS at_hint;
 
--- PostgreSQL's own functions: uuid_extract_timestamp (17+) reads the time
--- of every value as ulid_time does; on 18+ core uuidv7() made side by side
--- has the same layout (version, variant, a fraction of the same clock) and
--- both are strictly increasing.
+-- PostgreSQL's own functions: uuid_extract_timestamp reads the time of
+-- every value as ulid_time does on 18+ (on 17 it reads version 1 only and
+-- returns NULL for every UUIDv7, core's included); on 18+ core uuidv7() made
+-- side by side has the same layout (version, variant, a fraction of the same
+-- clock) and both are strictly increasing.  Every test is IS TRUE, so that a
+-- NULL fails it.
 DO $$
 DECLARE
     ok boolean;
 BEGIN
-    IF current_setting('server_version_num')::int >= 170000 THEN
+    IF current_setting('server_version_num')::int >= 180000 THEN
         EXECUTE $q$SELECT bool_and(uuid_extract_timestamp(u) = ulid_time(u::ulid))
                           AND bool_and(uuid_extract_timestamp(a) = '2001-02-03 04:05:06.789Z')
                    FROM (SELECT gen_uuidv7() AS u, gen_uuidv7('2001-02-03 04:05:06.789999Z') AS a
                          FROM generate_series(1, 100000)) s$q$ INTO ok;
-        IF NOT ok THEN RAISE EXCEPTION 'uuid_extract_timestamp disagrees with ulid_time on gen_uuidv7()'; END IF;
+        IF ok IS NOT TRUE THEN RAISE EXCEPTION 'uuid_extract_timestamp disagrees with ulid_time on gen_uuidv7()'; END IF;
+    ELSIF current_setting('server_version_num')::int >= 170000 THEN
+        EXECUTE $q$SELECT uuid_extract_timestamp(gen_uuidv7()) IS NULL
+                          AND uuid_extract_version(gen_uuidv7()) = 7$q$ INTO ok;
+        IF ok IS NOT TRUE THEN RAISE EXCEPTION 'PostgreSQL 17''s uuid_extract_timestamp now reads UUIDv7: test it as on 18'; END IF;
     END IF;
     IF current_setting('server_version_num')::int >= 180000 THEN
         EXECUTE $q$
@@ -133,7 +139,7 @@ BEGIN
                AND bool_and(uuid_extract_timestamp(ours) = ulid_time(ours::ulid))
         FROM (SELECT ours, core, lag(ours) OVER (ORDER BY g) AS prev_ours,
                      lag(core) OVER (ORDER BY g) AS prev_core FROM side) s$q$ INTO ok;
-        IF NOT ok THEN RAISE EXCEPTION 'gen_uuidv7() and core uuidv7() disagree on layout or order'; END IF;
+        IF ok IS NOT TRUE THEN RAISE EXCEPTION 'gen_uuidv7() and core uuidv7() disagree on layout or order'; END IF;
         DROP TABLE side;
     END IF;
 END

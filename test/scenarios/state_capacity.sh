@@ -40,10 +40,13 @@ epochs() {
 		FROM generate_series(1, $1) g"
 }
 
-quota=$(psqlx $S -c "SHOW ulid.max_states_per_role")
+# setting NAME [psql args]: the setting as a session sees it once ulid is
+# loaded (without preloading, the library and its settings arrive on first use)
+setting() { psqlx $S "${@:2}" -c 'DO $$BEGIN PERFORM gen_ulid(); END$$' -c "SHOW $1"; }
+quota=$(setting ulid.max_states_per_role)
 check "defaults: 10,000 states per role" 10000 "$quota"
 [ -z "${ULID_PRELOAD-ulid}" ] ||
-	check "defaults: 32,768 states in all" 32768 "$(psqlx $S -c "SHOW ulid.max_generator_states")"
+	check "defaults: 32,768 states in all" 32768 "$(setting ulid.max_generator_states)"
 
 # the victim's states exist before the attack
 as victim -c "SELECT snowflake_next('twitter', 5), gen_monotonic_ulid()" >/dev/null
@@ -98,7 +101,7 @@ check "reclaim: the victim's and the shards' states were not taken (they are not
 # a reclaimed state needed again issues above what it issued before, even
 # with the clock set 10 s back: a small quota, 50 states, idle, 50 others
 psqlx $S -c "ALTER SYSTEM SET ulid.max_states_per_role = 50" -c "SELECT pg_reload_conf()" >/dev/null
-quota_is() { [ "$(as small -c "SHOW ulid.max_states_per_role")" == "$1" ]; }
+quota_is() { [ "$(setting ulid.max_states_per_role -U small)" == "$1" ]; }
 wait_until 10 quota_is 50 || not_ok "reclaim: the quota is lowered"
 L="custom(time=41:ms:1609459200000, fields=n:10, sequence=12)"
 first=$(as small -c "SELECT max(snowflake_next('$L', 1)) FROM generate_series(1, 100)")

@@ -65,7 +65,8 @@ def main(t):
         objs = Item.objects.bulk_create([Item(n=10), Item(n=11), Item(n=12)])
     t.expect('bulk_create() sends one INSERT of DEFAULT ids, RETURNING them',
              ['INSERT INTO "shop_item" ("id", "n") VALUES (DEFAULT, 10), (DEFAULT, 11), (DEFAULT, 12) RETURNING "shop_item"."id"'],
-             lambda: [q['sql'] for q in queries.captured_queries])
+             # newer Django (5.x, Debian 13) wraps it in BEGIN/COMMIT
+             lambda: [q['sql'] for q in queries.captured_queries if q['sql'] not in ('BEGIN', 'COMMIT')])
     t.ok('bulk_create() gives every object the id the database made',
          all(isinstance(o.pk, str) and ULID_TEXT.match(o.pk) for o in objs)
          and [o.pk for o in objs] == [p for (p,) in sql('SELECT id FROM shop_item WHERE n >= 10 AND n < 100 ORDER BY n')],
