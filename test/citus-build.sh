@@ -69,20 +69,10 @@ echo "citus-build: Citus $version from $src, for PostgreSQL $pg_major ($PG_CONFI
 # --- build dependencies, from Debian's archive ------------------------------------
 pkgs=("postgresql-server-dev-$pg_major" make gcc libcurl4-openssl-dev liblz4-dev libzstd-dev
 	libkrb5-dev libssl-dev libselinux1-dev libxslt1-dev libpam0g-dev libreadline-dev zlib1g-dev)
-missing=()
-for p in "${pkgs[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-	echo "citus-build: installing ${missing[*]}"
-	if [ "$(id -u)" -ne 0 ]; then
-		echo "citus-build: not root; install these packages first: ${missing[*]}" >&2
-		exit 1
-	fi
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq
-	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+# shellcheck source=apt.sh
+source "$(dirname "$0")/apt.sh"
+mapfile -t missing < <(apt_missing "${pkgs[@]}")
+apt_install citus-build "${missing[@]}"
 
 # --- v13.2.2: rename Citus's static have_createdb_privilege ----------------------
 if [ "$version" = "$patched" ]; then

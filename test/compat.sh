@@ -230,7 +230,7 @@ package_root() {
 	echo "create_main_cluster = false" >"$r/etc/postgresql-common/createcluster.conf"
 	root_sync "$r"
 	mkdir -p "$r/root/deps"
-	cp "$here/deps.sh" "$r/root/deps/"
+	cp "$here/deps.sh" "$here/apt.sh" "$r/root/deps/"
 	say "PostgreSQL $major: installing Debian's postgresql-$major from $s in $r (log: $log)"
 	# (install also upgrades them when a newer version is there)
 	if ! in_root "$r" bash -c 'apt-get -qq update && apt-get install -y -qq --no-install-recommends "$@"' \

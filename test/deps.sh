@@ -16,22 +16,12 @@ pkgs=(
 	procps util-linux           # pgrep/ps, runuser
 	python3                     # test/readme/check.py, the README's examples
 )
-missing=()
-for p in "${pkgs[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
-done
+# shellcheck source=apt.sh
+source "$(dirname "$0")/apt.sh"
+mapfile -t missing < <(apt_missing "${pkgs[@]}")
 # the Node.js client scenario needs Node.js and npm: the machine image
 # has them (NodeSource's nodejs package); Debian's otherwise
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
 	missing+=(nodejs npm)
 fi
-if [ ${#missing[@]} -gt 0 ]; then
-	echo "deps: installing ${missing[*]}"
-	if [ "$(id -u)" -ne 0 ]; then
-		echo "deps: not root; install these packages first: ${missing[*]}" >&2
-		exit 1
-	fi
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq
-	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+apt_install deps "${missing[@]}"
