@@ -70,7 +70,6 @@ SELECT kind, layout, node, sequence,
        last_tick = ulid_unix_ms(:'last') AS last_tick_ok,
        last_time = ulid_time(:'last') AS last_time_ok,
        issued - :issued_before AS issued_here,
-       waits >= 1 AS first_id_waited_for_the_floor,
        failures,
        persisted_floor > last_time AND persisted_floor <= last_time + interval '1 s' AS floor_ahead
 FROM ulid_generator_state WHERE kind = 'ulid';   -- other tests' states (cosid80) may exist

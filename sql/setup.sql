@@ -1,6 +1,8 @@
 -- Helpers the other regression files use (run first).
 -- err(sql): runs sql and shows the error it raises as
 -- "SQLSTATE: message | detail", or "ok: <first column>" when it succeeds.
+-- (42883, core's "does not exist" for a function or operator, shows no
+-- detail: PostgreSQL 19 added one, the same for every such error.)
 CREATE FUNCTION err(sql text) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
     st text; msg text; det text; res text;
@@ -10,7 +12,7 @@ BEGIN
 EXCEPTION WHEN OTHERS THEN
     GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT,
         det = PG_EXCEPTION_DETAIL;
-    RETURN st || ': ' || msg || CASE WHEN det <> '' THEN ' | ' || det ELSE '' END;
+    RETURN st || ': ' || msg || CASE WHEN det <> '' AND st <> '42883' THEN ' | ' || det ELSE '' END;
 END
 $$;
 -- hint(sql): the hint of the error sql raises
