@@ -43,3 +43,13 @@ SELECT snowflake_parts(snowflake_next('twitter'), 'twitter');
 SELECT ulid_to_gsid(id, 'ord', 42) AS gsid, ulid_to_typeid(id, 'order') AS typeid,
        ulid_parse(ulid_to_gsid(id, 'ord', 42)) = id AS round_trip
 FROM orders ORDER BY id LIMIT 1;
+
+-- RFC 9562 UUIDv7 on every major, and a TypeID of one; a UUIDv7 is a ULID
+SELECT u AS uuidv7, ulid_time(u::ulid) AS its_time, gen_typeid('user') AS typeid
+FROM (SELECT gen_uuidv7() AS u) s;
+
+-- CosId's codec chain (base 62, a date prefix from the id's time, a prefix)
+-- and its exact inverse
+SELECT snowflake_encode(id, 'twitter', c) AS text, snowflake_decode(snowflake_encode(id, 'twitter', c), 'twitter', c) = id AS round_trip
+FROM (SELECT snowflake_next('twitter') AS id,
+             '[{"radix": {"radix": 62}}, {"date_prefix": {"pattern": "yyMMdd", "source": "id_time"}}, {"prefix": "O"}]'::jsonb AS c) s;
