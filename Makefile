@@ -1,16 +1,20 @@
 # ulid: time-sortable identifiers for PostgreSQL (PGXS build)
 
 EXTENSION = ulid
-EXTVERSION = 1.0
+# the version the hand-edited sql/ulid.sql installs: the control file's
+EXTVERSION = $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(EXTENSION).control)
 
 MODULE_big = ulid
 # src/core: the pure-C core (no PostgreSQL calls); src: the fmgr glue
 OBJS = $(patsubst %.c,%.o,$(sort $(wildcard src/*.c src/core/*.c)))
 
-# hand-edited install script, copied to the versioned name at build time;
-# frozen upgrade scripts (ulid--A--B.sql) are listed as they are added
+# Releases (pgvector's layout): sql/ulid.sql is the hand-edited script of
+# the current version, copied to its versioned name at build time; every
+# released version keeps its frozen full script (ulid--1.0.sql) and each
+# step its frozen upgrade script (ulid--A--B.sql).  Both are picked up by
+# name: a release adds files and changes default_version, not this Makefile.
 DATA_built = sql/$(EXTENSION)--$(EXTVERSION).sql
-DATA = $(wildcard sql/$(EXTENSION)--*--*.sql)
+DATA = $(filter-out $(DATA_built),$(wildcard sql/$(EXTENSION)--*.sql))
 
 # one pg_regress file per feature: every sql/*.sql but the install scripts,
 # after setup.sql (the helpers the others use)

@@ -74,4 +74,4 @@ WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid')
 
 -- the extension is trusted: a database owner installs it (SPEC section 6;
 -- test/scenarios/trusted.sh); creating it as superuser stays possible
-SELECT trusted, superuser FROM pg_available_extension_versions WHERE name = 'ulid';
+SELECT version, trusted, superuser FROM pg_available_extension_versions WHERE name = 'ulid' ORDER BY version;

@@ -1,5 +1,8 @@
--- ulid 1.0: the hand-edited install script.  The Makefile copies it to
--- ulid--1.0.sql; later releases add frozen ulid--A--B.sql upgrade scripts.
+-- ulid: the hand-edited install script of the current version (the
+-- control file's default_version).  The Makefile copies it to
+-- ulid--<version>.sql.  Every change here also goes into that version's
+-- frozen upgrade script ulid--A--B.sql, so that ALTER EXTENSION ulid UPDATE
+-- lands where a fresh install does (test/scenarios/upgrade.sh checks it).
 \echo Use "CREATE EXTENSION ulid" to load this file. \quit
 
 -----------------------------------------------------------------------------
