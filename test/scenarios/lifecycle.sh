@@ -113,8 +113,8 @@ schema_checks() {
 	# every user-facing function, schema-qualified, in one transaction that
 	# then lists the extension's functions it did not call (C functions are
 	# counted with track_functions = all; the support functions behind the
-	# type, operators, opclasses, aggregates and casts are checked through
-	# those)
+	# type, operators, opclasses, aggregates and casts, and the planner
+	# support functions, are checked through those)
 	if ! result=$(sql lc 2>&1 <<'SQL'
 BEGIN;
 SET LOCAL track_functions = 'all';
@@ -201,6 +201,19 @@ SELECT name, ok FROM (VALUES
     ('ulid_to_typeid', ext.ulid_to_typeid('01HTQW311N1KR5G0Y75M3EF00H', 'user') = 'user_01htqw311n1kr5g0y75m3ef00h'),
     ('typeid_to_ulid and prefix', ext.typeid_to_ulid('user_01htqw311n1kr5g0y75m3ef00h')::text = '01HTQW311N1KR5G0Y75M3EF00H'
                                   AND ext.typeid_prefix('user_01htqw311n1kr5g0y75m3ef00h') = 'user'),
+    ('uuidv7()', ext.uuid_extract_version(ext.uuidv7()) = 7 AND ext.uuidv7() < ext.uuidv7()),
+    ('uuidv7(shift)', ext.uuidv7_time(ext.uuidv7('-1 day')) < now() - interval '23 hours'),
+    ('uuidv4()', ext.uuid_extract_version(ext.uuidv4()) = 4 AND ext.uuidv4() <> ext.uuidv4()),
+    ('uuid_extract_timestamp', ext.uuid_extract_timestamp('018570bb-4a7d-7c7e-8df4-6d47afd8c8fc') = '2023-01-02 04:26:40.637Z'),
+    ('uuid_generate_v7()', ext.uuid_generate_v7() < ext.uuid_generate_v7()),
+    ('uuid_v7_to_timestamptz', ext.uuid_v7_to_timestamptz('018570bb-4a7d-7c7e-8df4-6d47afd8c8fc') = '2023-01-02 04:26:40.637Z'),
+    ('uuid_v7_to_timestamp', ext.uuid_v7_to_timestamp('018570bb-4a7d-7c7e-8df4-6d47afd8c8fc') = '2023-01-02 04:26:40.637'),
+    ('uuid_timestamptz_to_v7', ext.uuid_timestamptz_to_v7('2023-01-02 04:26:40.637Z', true) = '018570bb-4a7d-7000-8000-000000000000'
+                               AND ext.uuid_v7_to_timestamptz(ext.uuid_timestamptz_to_v7('2023-01-02 04:26:40.637Z')) = '2023-01-02 04:26:40.637Z'),
+    ('uuid_timestamp_to_v7', ext.uuid_timestamp_to_v7('2023-01-02 04:26:40.637', zero => true) = '018570bb-4a7d-7000-8000-000000000000'
+                             AND ext.uuid_v7_to_timestamp(ext.uuid_timestamp_to_v7('2023-01-02 04:26:40.637', false)) = '2023-01-02 04:26:40.637'),
+    ('uuidv7_time, lower and upper', ext.uuidv7_time(ext.uuidv7_upper('2023-01-02 04:26:40.637Z')) = '2023-01-02 04:26:40.637Z'
+                                     AND ext.uuidv7_lower('2023-01-02 04:26:40.637Z') = '018570bb-4a7d-7000-8000-000000000000'),
     ('ulid_parse', ext.ulid_parse('018eafc1-8435-0cf0-5803-c72d06e78011')::text = '01HTQW311N1KR5G0Y75M3EF00H'),
     ('ulid_try_parse', ext.ulid_try_parse('nope') IS NULL),
     ('min and max', (SELECT ext.min(u)::text || ext.max(u)::text = '00000000000000000000000000' || '7ZZZZZZZZZZZZZZZZZZZZZZZZZ'
@@ -216,6 +229,7 @@ WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid') AND d.d
   AND NOT EXISTS (SELECT FROM pg_amproc WHERE amproc = p.oid)
   AND NOT EXISTS (SELECT FROM pg_aggregate WHERE p.oid IN (aggtransfn, aggcombinefn, aggfinalfn, aggserialfn, aggdeserialfn))
   AND NOT EXISTS (SELECT FROM pg_cast WHERE castfunc = p.oid)
+  AND NOT EXISTS (SELECT FROM pg_proc WHERE prosupport = p.oid)
 ORDER BY 1;
 COMMIT;
 SQL
