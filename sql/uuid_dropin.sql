@@ -40,13 +40,14 @@ SELECT count(*) AS in_pg_catalog
 FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid
 WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid') AND d.deptype = 'e'
   AND p.pronamespace = 'pg_catalog'::regnamespace;
-SELECT p.oid::regprocedure AS same_signature_as_core
-FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid
+SELECT f AS same_signature_as_core
+FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid,
+     LATERAL format('%s(%s)', p.proname, pg_get_function_identity_arguments(p.oid)) f
 WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid') AND d.deptype = 'e'
   AND EXISTS (SELECT FROM pg_proc c WHERE c.pronamespace = 'pg_catalog'::regnamespace
               AND c.proname = p.proname AND c.proargtypes = p.proargtypes)
-  AND p.oid::regprocedure::text NOT IN ('uuidv7()', 'uuidv7(interval)', 'uuidv4()',
-                                        'uuid_extract_timestamp(uuid)', 'uuid_extract_version(uuid)');
+  AND f NOT IN ('uuidv7()', 'uuidv7(shift interval)', 'uuidv4()',
+                'uuid_extract_timestamp(uuid)', 'uuid_extract_version(uuid)');
 SET search_path = public, pg_catalog;
 
 -----------------------------------------------------------------------------
