@@ -48,6 +48,22 @@ WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid') AND d.d
               AND c.proname = p.proname AND c.proargtypes = p.proargtypes)
   AND f NOT IN ('uuidv7()', 'uuidv7(shift interval)', 'uuidv4()',
                 'uuid_extract_timestamp(uuid)', 'uuid_extract_version(uuid)');
+-- what pg_dump writes (it dumps with an empty search_path): before 18 a
+-- view or column default calling uuidv7() names public.uuidv7(), which a
+-- restore or pg_upgrade on 18+ finds because the extension creates it there
+-- too; on 18+ it names core's
+CREATE VIEW dropin_v AS SELECT uuidv7() AS a, uuid_extract_version(uuidv4()) AS b;
+CREATE TABLE dropin_t (id uuid DEFAULT uuidv7());
+SET search_path = '';
+SELECT (pg_get_viewdef('public.dropin_v') LIKE '%public.uuidv7()%') = (current_setting('server_version_num')::int < 180000)
+       AND (pg_get_viewdef('public.dropin_v') LIKE '%public.uuid_extract_version(public.uuidv4())%')
+           = (current_setting('server_version_num')::int < 170000)
+       AND (SELECT pg_get_expr(adbin, adrelid) FROM pg_catalog.pg_attrdef WHERE adrelid = 'public.dropin_t'::pg_catalog.regclass)
+           = CASE WHEN current_setting('server_version_num')::int < 180000 THEN 'public.uuidv7()' ELSE 'uuidv7()' END
+       AS dump_names_as_expected;
+SET search_path = public;
+DROP VIEW dropin_v;
+DROP TABLE dropin_t;
 SET search_path = public, pg_catalog;
 
 -----------------------------------------------------------------------------
