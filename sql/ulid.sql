@@ -887,7 +887,9 @@ COMMENT ON FUNCTION ulid_try_parse(text) IS 'as ulid_parse, but NULL for text th
 -- (pg_dump writes it schema-qualified, public.uuidv7()), so a dump restored
 -- on 18, or pg_upgrade to 18, needs it to exist; there it gives what core's
 -- gives.  The same script on every major also keeps an updated install
--- equal to a fresh one.
+-- equal to a fresh one.  Every later reference to these five in this
+-- script is schema-qualified (@extschema@): unqualified, on 17/18+ it would
+-- name core's function (a COMMENT ON would change core's comment).
 --
 -- uuidv7() and uuid_generate_v7() are gen_uuidv7() itself (one C function,
 -- one per-backend order), hence parallel restricted as it is; core's and
@@ -908,11 +910,11 @@ CREATE FUNCTION uuid_extract_timestamp(uuid) RETURNS timestamptz
     AS 'MODULE_PATHNAME', 'ulid_uuid_extract_timestamp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION uuid_extract_version(uuid) RETURNS smallint
     AS 'MODULE_PATHNAME', 'ulid_uuid_extract_version' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
-COMMENT ON FUNCTION uuidv7() IS 'PostgreSQL 18''s uuidv7() on every major: gen_uuidv7(), a new UUIDv7 strictly increasing within this session (on 18+ an unqualified call is core''s)';
-COMMENT ON FUNCTION uuidv7(interval) IS 'PostgreSQL 18''s uuidv7(shift) on every major: a new UUIDv7 of the current time plus shift (on 18+ an unqualified call is core''s)';
-COMMENT ON FUNCTION uuidv4() IS 'PostgreSQL 18''s uuidv4() on every major: a new random UUID (version 4), as gen_random_uuid() (on 18+ an unqualified call is core''s)';
-COMMENT ON FUNCTION uuid_extract_timestamp(uuid) IS 'PostgreSQL 18''s uuid_extract_timestamp(): the time of a version 1 or 7 UUID, else NULL (on 17+ an unqualified call is core''s; 17''s reads version 1 only)';
-COMMENT ON FUNCTION uuid_extract_version(uuid) IS 'PostgreSQL 18''s uuid_extract_version(): the version of an RFC 9562 UUID, else NULL (on 17+ an unqualified call is core''s)';
+COMMENT ON FUNCTION @extschema@.uuidv7() IS 'PostgreSQL 18''s uuidv7() on every major: gen_uuidv7(), a new UUIDv7 strictly increasing within this session (on 18+ an unqualified call is core''s)';
+COMMENT ON FUNCTION @extschema@.uuidv7(interval) IS 'PostgreSQL 18''s uuidv7(shift) on every major: a new UUIDv7 of the current time plus shift (on 18+ an unqualified call is core''s)';
+COMMENT ON FUNCTION @extschema@.uuidv4() IS 'PostgreSQL 18''s uuidv4() on every major: a new random UUID (version 4), as gen_random_uuid() (on 18+ an unqualified call is core''s)';
+COMMENT ON FUNCTION @extschema@.uuid_extract_timestamp(uuid) IS 'PostgreSQL 18''s uuid_extract_timestamp(): the time of a version 1 or 7 UUID, else NULL (on 17+ an unqualified call is core''s; 17''s reads version 1 only)';
+COMMENT ON FUNCTION @extschema@.uuid_extract_version(uuid) IS 'PostgreSQL 18''s uuid_extract_version(): the version of an RFC 9562 UUID, else NULL (on 17+ an unqualified call is core''s)';
 
 -- pg_uuidv7 1.6's names
 CREATE FUNCTION uuidv7_from_time_support(internal) RETURNS internal

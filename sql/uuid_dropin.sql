@@ -64,6 +64,12 @@ SELECT (pg_get_viewdef('public.dropin_v') LIKE '%public.uuidv7()%') = (current_s
 SET search_path = public;
 DROP VIEW dropin_v;
 DROP TABLE dropin_t;
+-- the install script comments its own functions, never core's of the same
+-- name (on 17/18+): each of the five has the extension's comment, and core's
+-- functions of those names keep theirs (none names the extension)
+SELECT f AS function, obj_description(('public.' || f)::regprocedure, 'pg_proc') LIKE 'PostgreSQL 18''s%' AS ours_commented,
+       coalesce(obj_description(to_regprocedure('pg_catalog.' || f), 'pg_proc') NOT LIKE '%on every major%', true) AS core_untouched
+FROM unnest(ARRAY['uuidv7()', 'uuidv7(interval)', 'uuidv4()', 'uuid_extract_timestamp(uuid)', 'uuid_extract_version(uuid)']) f;
 SET search_path = public, pg_catalog;
 
 -----------------------------------------------------------------------------
@@ -245,7 +251,10 @@ BEGIN
 END
 $$;
 -- without zero the call is random, and volatile: no index bound, a filter
+-- (sequential scans allowed here: 18+ marks a disabled one in the plan)
+SET enable_seqscan = on;
 EXPLAIN (COSTS OFF) SELECT n FROM ev WHERE id >= uuid_timestamptz_to_v7('2026-02-01Z');
+SET enable_seqscan = off;
 -- the generated column and the expression index (immutable readers)
 EXPLAIN (COSTS OFF) SELECT n FROM ev WHERE uuidv7_time(id) >= '2026-03-24Z';
 SELECT count(*) AS generated_column_right FROM ev WHERE created = uuidv7_time(id) AND created = '2026-01-01Z'::timestamptz + n * interval '1 hour';
