@@ -253,6 +253,7 @@ ulid_monotonic_advance(PG_FUNCTION_ARGS)
 	UlidGenState *st;
 
 	ulid_require_superuser("advance gen_monotonic_ulid()");
+	ulid_warn_far_ahead(tms, "ulid_monotonic_advance()");
 	st = get_state();
 
 	/* nothing to do when the state is already above the argument */

@@ -139,6 +139,7 @@
 #include "utils/tuplestore.h"
 
 #include "floor_file.h"
+#include "floor_wal.h"
 #include "shmem.h"
 
 #define ULID_SHMEM_MAGIC		0x554C4944	/* "ULID" */
@@ -370,6 +371,7 @@ fill_slot(UlidGenState *st, uint32 kind,
 {
 	st->valid = false;
 	st->advanced = false;
+	st->ahead = false;
 	memset(st->word, 0, sizeof(st->word));
 	st->last_ms = now;
 	st->base_ms = base_ms;
@@ -839,6 +841,19 @@ write_floors(UlidSharedHeader *hdr, int64 global, UlidGenState *req,
 			appendBinaryStringInfo(&buf, line, (int) ulid_floor_format_entry(&e, line));
 		}
 	}
+	/*
+	 * WAL first (floor_wal.c), a record only when a floor rises: a standby
+	 * learns every floor before any id under it is returned.
+	 */
+	if (ulid_wal_logging())
+	{
+		int64		old = (int64) pg_atomic_read_u64(&hdr->durable_ms);
+
+		if (req != NULL)
+			ulid_wal_log_floor(global > old ? global : 0, req->kind, req->key, req_floor);
+		else if (global > old)
+			ulid_wal_log_floor(global, 0, NULL, 0);
+	}
 	done = ulid_floor_file_write(buf.data, buf.len, elevel);
 	pfree(buf.data);
 	if (!done)
@@ -877,7 +892,10 @@ ulid_floor_reserve(UlidGenState *st, int64 ms, bool own, bool wait)
 
 	/* the floor is far enough when it exceeds ms (wait) or ms + reserve/2 */
 	int64		needed = wait ? ms : ms + ULID_FLOOR_RESERVE_MS / 2;
+
 	check_damaged(hdr);
+	if (ulid_wal_logging())
+		ulid_wal_prepare();		/* a transaction id, as nextval() takes */
 	if (!acquire_writing(hdr, wait, st, own, needed))
 		return;					/* far enough, or another backend writes */
 
@@ -918,6 +936,7 @@ ulid_state_reset(UlidGenState *st, uint32 incarnation, int64 *own_floor)
 			was = true;
 			*own_floor = st->own_floor;
 			st->advanced = false;
+			st->ahead = false;
 			st->own_floor = 0;
 			st->valid = false;
 			memset(st->word, 0, sizeof(st->word));
@@ -935,6 +954,86 @@ ulid_state_reset(UlidGenState *st, uint32 incarnation, int64 *own_floor)
 	}
 	PG_END_TRY();
 	return was;
+}
+
+/*
+ * A floor record replayed from WAL (floor_wal.c), in the startup process:
+ * every state's base, and the base of states created later, rise to the
+ * server-wide floor; the state of (kind, key) becomes advanced with its own
+ * floor (created if needed; with the table full, every state created later
+ * starts above it instead).  Then the floor file is rewritten, unless it is
+ * damaged (the generators stay stopped until a superuser repairs it).  Never
+ * raises an error: a failed write is a WARNING, and replay goes on.
+ */
+void
+ulid_floor_replay(int64 global, uint32 kind, const uint8 *key, int64 own)
+{
+	UlidSharedHeader *hdr = shared;
+
+	if (hdr == NULL)
+		return;					/* registered only with shared memory */
+	(void) acquire_writing(hdr, true, NULL, false, 0);
+	PG_TRY();
+	{
+		int64		durable = (int64) pg_atomic_read_u64(&hdr->durable_ms);
+		int64		base = global;
+		UlidGenState *req = NULL;
+
+		SpinLockAcquire(&hdr->table_lock);
+		hdr->start_ms = Max(hdr->start_ms, base);
+		if (kind != 0 && kind < ULID_STATE_KINDS && own > Max(durable, global))
+		{
+			uint32		h = key_hash(hdr, kind, key);
+			int			slot = state_index_find(hdr, kind, key, h);
+
+			if (slot >= 0)
+				req = SLOT(hdr, slot);
+			else if (hdr->nused < hdr->capacity)
+				req = new_slot(hdr, kind, key, h, InvalidOid,
+							   Max(hdr->start_ms, hdr->reclaimed_ms),
+							   ulid_clock_now_ms());
+			else
+				hdr->reclaimed_ms = Max(hdr->reclaimed_ms, own);
+		}
+		SpinLockRelease(&hdr->table_lock);
+
+		for (uint32 i = 0; base > 0 && i < hdr->nused; i++)
+		{
+			UlidGenState *st = SLOT(hdr, i);
+
+			SpinLockAcquire(&st->mutex);
+			st->base_ms = Max(st->base_ms, base);
+			st->pre_advance_ms = Max(st->pre_advance_ms, base);
+			SpinLockRelease(&st->mutex);
+		}
+		if (req != NULL)
+		{
+			SpinLockAcquire(&req->mutex);
+			req->base_ms = Max(req->base_ms, own);
+			SpinLockRelease(&req->mutex);
+		}
+		if (!hdr->damaged)
+			(void) write_floors(hdr, Max(durable, global), req, own, WARNING);
+		else
+		{
+			if (global > durable)
+				pg_atomic_write_u64(&hdr->durable_ms, (uint64) global);
+			if (req != NULL)
+			{
+				SpinLockAcquire(&req->mutex);
+				if (!req->advanced)
+					hdr->nadvanced++;
+				req->advanced = true;
+				req->own_floor = Max(req->own_floor, own);
+				SpinLockRelease(&req->mutex);
+			}
+		}
+	}
+	PG_FINALLY();
+	{
+		pg_atomic_exchange_u32(&hdr->writing, 0);
+	}
+	PG_END_TRY();
 }
 
 char *
@@ -962,6 +1061,8 @@ ulid_floor_repair(PG_FUNCTION_ARGS)
 	above_ms = ulid_timestamptz_to_unix_ms(above);	/* 22008 outside ULID times */
 	floor = above_ms + 1;
 	hdr = get_shared();
+	if (ulid_wal_logging())
+		ulid_wal_prepare();
 
 	(void) acquire_writing(hdr, true, NULL, false, 0);
 	PG_TRY();

@@ -83,6 +83,8 @@ typedef struct UlidGenState
 	slock_t		mutex;
 	bool		valid;			/* an id is stored in word[] */
 	bool		advanced;		/* own_floor is in force (an advance) */
+	bool		ahead;			/* its last tick came from a floor or an
+								 * advance, not the clock (gen_snowflake.c) */
 	uint32		incarnation;	/* changes when the slot is reclaimed */
 	uint64		word[ULID_STATE_WORDS];	/* the generator's state */
 	int64		last_ms;		/* the last ms of the last id issued (or the

@@ -10,6 +10,7 @@
 
 #include "utils/guc.h"
 
+#include "floor_wal.h"
 #include "shmem.h"
 
 PG_MODULE_MAGIC;
@@ -21,6 +22,7 @@ _PG_init(void)
 {
 	ulid_clock_init();
 	ulid_shmem_init();
+	ulid_wal_init();
 	ulid_gen_monotonic_init();
 	ulid_gen_snowflake_init();
 

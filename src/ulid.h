@@ -71,6 +71,11 @@ extern int64 ulid_timestamptz_floor_unix_ms(TimestampTz ts);
 extern TimestampTz ulid_unix_ms_to_timestamptz(int64 ms);
 /* "2026-01-01T00:00:00.000Z" (UTC), or "N Unix ms" outside years 0-9999 */
 extern char *ulid_iso_or_ms(int64 ms);
+/* an id's time more than this far ahead of the clock is "far ahead" */
+#define ULID_FAR_AHEAD_MS	((int64) 86400000)
+/* WARNING when an advance by what (e.g. "snowflake_advance()") moves a
+ * generator to ms, more than ULID_FAR_AHEAD_MS ahead of the clock */
+extern void ulid_warn_far_ahead(int64 ms, const char *what);
 
 /* clock.c: the generators' wall clock */
 extern void ulid_clock_init(void);
