@@ -1,9 +1,9 @@
 /*-------------------------------------------------------------------------
  *
- * shmem.h
- *	  Shared generator state: keyed states in shared memory, their floors
- *	  and the persisted floor file.  See shmem.c for the design, the locking
- *	  protocol, reclaiming and the restart guarantee.
+ * floors.h
+ *	  The floors of the shared generator states: the server-wide floor, each
+ *	  advanced state's own floor, and the persisted floor file that makes
+ *	  restarts safe.  See floors.c for the design and the restart guarantee.
  *
  * A generator that orders its ids across backends (gen_monotonic_ulid(),
  * snowflake_next()) uses three things from here:
@@ -50,86 +50,10 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef ULID_SHMEM_H
-#define ULID_SHMEM_H
+#ifndef ULID_FLOORS_H
+#define ULID_FLOORS_H
 
-#include "ulid.h"
-
-#include "port/atomics.h"
-#include "storage/spin.h"
-
-/* Every kind of shared state.  The number is part of the state's key. */
-typedef enum UlidStateKind
-{
-	ULID_STATE_MONOTONIC_ULID = 1,	/* gen_monotonic_ulid(): one state */
-	ULID_STATE_SNOWFLAKE = 2,	/* snowflake_next(): one per bits + node */
-	ULID_STATE_COSID80 = 3,		/* cosid80_next(): one per node */
-	ULID_STATE_KINDS			/* one past the last kind */
-} UlidStateKind;
-
-/* a key: the kind's own fixed-size blob (zero-padded) */
-#define ULID_STATE_KEY_BYTES	32
-/* a state's payload: words only its generator interprets, zero at creation */
-#define ULID_STATE_WORDS		2
-
-typedef struct UlidGenState
-{
-	/*
-	 * What every call touches comes first, in one cache line (slots are
-	 * cache-line aligned): the lock, the generator's words and what the
-	 * issuing loop reads and bumps.  The rest follows in the next line.
-	 * Everything but the key's fields is protected by mutex.
-	 */
-	slock_t		mutex;
-	bool		valid;			/* an id is stored in word[] */
-	bool		advanced;		/* own_floor is in force (an advance) */
-	uint32		incarnation;	/* changes when the slot is reclaimed */
-	uint64		word[ULID_STATE_WORDS];	/* the generator's state */
-	int64		last_ms;		/* the last ms of the last id issued (or the
-								 * creation time before any) */
-	int64		base_ms;		/* a fresh start lies at or above it */
-	int64		own_floor;		/* advanced: the floor persisted for this
-								 * state alone, above its ids */
-	uint64		issued;			/* ids issued */
-	uint64		borrows;		/* ids issued on a time ahead of the clock */
-	/* second cache line */
-	uint64		waits;			/* calls that waited (clock or floor write) */
-	uint64		failures;		/* calls that failed inside the generator */
-	int64		pre_advance_ms;	/* base_ms again once an advance is reset */
-	/* the key: constant while the slot holds it (changed under the table lock) */
-	uint32		kind;
-	uint32		hash;			/* of kind and key, for the index */
-	Oid			owner;			/* the role that created it (quota) */
-	uint8		key[ULID_STATE_KEY_BYTES];
-} UlidGenState;
-
-/*
- * The state of (kind, key), created if it does not exist yet (word[] and
- * counters zero, base_ms above every id the key issued before).  *incarnation
- * receives the slot's incarnation, for ulid_state_stale().  Errors: 55000
- * when there is no shared state (not preloaded, no DSM registry), 53400 when
- * the calling role holds ulid.max_states_per_role states or the table is
- * full, and no idle state can be reclaimed.
- */
-extern UlidGenState *ulid_state_get(UlidStateKind kind,
-									const uint8 key[ULID_STATE_KEY_BYTES],
-									uint32 *incarnation);
-
-/* Under st->mutex: was the slot reclaimed since ulid_state_get()? */
-static inline bool
-ulid_state_stale(const UlidGenState *st, uint32 incarnation)
-{
-	return unlikely(st->incarnation != incarnation);
-}
-
-/* Under st->mutex: count an id issued on ms (its last millisecond). */
-static inline void
-ulid_state_issued(UlidGenState *st, int64 ms)
-{
-	st->valid = true;
-	st->last_ms = ms;
-	st->issued++;
-}
+#include "state_table.h"
 
 /* What ulid_floor_check() tells a generator about the time it wants. */
 typedef enum UlidFloorCheck
@@ -188,31 +112,4 @@ extern bool ulid_state_reset(UlidGenState *st, uint32 incarnation,
 /* An advanced state's error detail ("... advanced past the clock ..."). */
 extern char *ulid_advance_detail(int64 own_floor, const char *reset_call);
 
-/* A row of the ulid_generator_state view; the kind's describe fills it. */
-typedef struct UlidStateRow
-{
-	char	   *layout;			/* NULL: none */
-	bool		has_node;
-	int64		node;
-	bool		has_last;		/* false: nothing issued yet */
-	int64		last_tick;		/* in the state's own units */
-	int64		last_unix_ms;	/* when that tick starts */
-	bool		has_sequence;
-	int64		sequence;
-	char	   *last_id;		/* text of the last id; NULL: none */
-} UlidStateRow;
-
-/* Fill row (zeroed by the caller) from a copy of a state; may palloc. */
-typedef void (*UlidStateDescribe) (const UlidGenState *copy, UlidStateRow *row);
-
-/* From _PG_init: the name the view shows for a kind, and its describe. */
-extern void ulid_state_register_kind(UlidStateKind kind, const char *name,
-									 UlidStateDescribe describe);
-
-/* ERROR 42501 unless the user is a superuser; what: "read the state" etc. */
-extern void ulid_require_superuser(const char *what);
-
-/* From _PG_init: the capacity settings and the preload hooks. */
-extern void ulid_shmem_init(void);
-
-#endif							/* ULID_SHMEM_H */
+#endif							/* ULID_FLOORS_H */
