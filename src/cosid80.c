@@ -24,7 +24,9 @@
 #include "utils/timestamp.h"
 
 #include "cosid.h"
-#include "shmem.h"
+#include "floors.h"
+#include "modules.h"
+#include "state_view.h"
 
 #define COSID80_HINT "COSID_80 text is 15 Base62 characters (0-9, A-Z, a-z): time 8, node 4, sequence 3, such as 0VZEV0mp000300H."
 #define FRIENDLY80_HINT "A COSID_80 friendly id is yyyyMMddHHmmssSSS-NNNNNNN-SSSSS (node 7 digits, sequence 5), as cosid80_friendly() writes it."

@@ -9,7 +9,7 @@
  * atomically (a temporary file, fsync, durable_rename), so a crash leaves
  * either the old or the new text, never a torn one: a file that does not
  * parse was damaged from outside, and the generators refuse to issue until
- * a superuser repairs it (shmem.c).
+ * a superuser repairs it (floors.c).
  *
  *-------------------------------------------------------------------------
  */

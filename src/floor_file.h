@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * floor_file.h
- *	  The persisted floors: $PGDATA/ulid_floor (see shmem.c).
+ *	  The persisted floors: $PGDATA/ulid_floor (see floors.c).
  *
  *-------------------------------------------------------------------------
  */

@@ -6,7 +6,7 @@
  *	  point-in-time recovery know the floors of the server they copy.
  *
  * WHAT IS LOGGED
- * Every floor reservation (shmem.c: the server-wide restart floor, and an
+ * Every floor reservation (floors.c: the server-wide restart floor, and an
  * advanced state's own floor) is written to WAL by the floor writer before
  * the new floor takes effect, so before any id under it is returned: the
  * record precedes, in WAL, the commit record of every transaction that
@@ -24,7 +24,7 @@
  *
  * REPLAY
  * The startup process applies each record to the standby's own shared state
- * and floor file (ulid_floor_replay(), shmem.c): the server-wide floor and
+ * and floor file (ulid_floor_replay(), floors.c): the server-wide floor and
  * the base of every state rise to the replayed floor, an advanced state is
  * created or raised with its own floor.  So when the standby is promoted,
  * every generator issues above every id of every transaction whose WAL it

@@ -48,7 +48,7 @@ extern void ulid_wal_log_floor(int64 global, uint32 kind, const uint8 *key,
 							   int64 own);
 
 /*
- * Implemented by the floors (shmem): apply a replayed record to this
+ * Implemented by floors.c: apply a replayed record to this
  * server's shared state and floor file.  Runs in the startup process; never
  * raises an error (a failed file write is logged).
  */

@@ -8,7 +8,7 @@
  * THE STATE
  * Layouts with the same bit structure (sfl_layout_key: time bits, unit,
  * epoch, node bits, sequence bits, order, sign) mint the same ids whatever
- * their names, so the shared state (shmem.c, kind ULID_STATE_SNOWFLAKE) is
+ * their names, so the shared state (state_table.c, kind ULID_STATE_SNOWFLAKE) is
  * keyed by that structure plus the node.  Its words hold the last tick and
  * sequence issued; ids from one state therefore strictly increase: an id of
  * a fixed node orders by (tick, sequence) in both bit orders.  The sequence
@@ -34,7 +34,7 @@
  *		the clock at most ulid.clock_wait_ms behind L: wait for it to come
  *		  within the allowance of L;
  *		more: fail with 55000, giving both times.
- * then the shared floor check on the last millisecond of the tick (shmem.h),
+ * then the shared floor check on the last millisecond of the tick (floors.h),
  * and the stores.  A few dozen instructions, no call that can fail.
  * Every wait happens after releasing the spinlock and checks for interrupts
  * (cancel and statement_timeout work); then the loop starts over with a
@@ -60,7 +60,7 @@
  *
  * Ids issued after a restart or a reclaim lie above every id issued
  * before: the state starts on the tick holding max(clock, base_ms), and
- * every tick issued before ended below it (shmem.c).  A hot standby refuses (25006): a copy
+ * every tick issued before ended below it (floors.c).  A hot standby refuses (25006): a copy
  * of the primary carries the primary's ulid.node_id.
  *
  *-------------------------------------------------------------------------
@@ -76,7 +76,9 @@
 #include "utils/guc.h"
 #include "utils/wait_event.h"
 
-#include "shmem.h"
+#include "floors.h"
+#include "modules.h"
+#include "state_view.h"
 
 /* the state's words */
 #define W_TICK		0			/* last tick issued */
@@ -287,7 +289,7 @@ wait_for_clock(int64 target)
 
 /*
  * The next (tick, sequence) of (kind, layout, node): the issuing loop of
- * shmem.h.  kind is ULID_STATE_SNOWFLAKE (snowflake_next()) or
+ * floors.h.  kind is ULID_STATE_SNOWFLAKE (snowflake_next()) or
  * ULID_STATE_COSID80 (cosid80_next(), whose 80-bit layout is never packed
  * into a bigint).
  */
@@ -773,5 +775,4 @@ ulid_gen_snowflake_init(void)
 							PGC_SUSET, GUC_UNIT_MS,
 							NULL, NULL, NULL);
 	ulid_state_register_kind(ULID_STATE_SNOWFLAKE, "snowflake", describe);
-	ulid_cosid80_init();
 }

@@ -102,12 +102,6 @@ ulid_clock_now_ms(void)
 		ulid_clock_offset_ms;
 }
 
-/* gen_monotonic.c: gen_monotonic_ulid() and its shared state */
-extern void ulid_gen_monotonic_init(void);
-
-/* gen_snowflake.c: snowflake_next(), its settings and shared states */
-extern void ulid_gen_snowflake_init(void);
-
 /* random.h: pg_strong_random() output, buffered per backend */
 #include "random.h"
 

@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
- * shmem.c
- *	  Shared generator state: a table of keyed states in shared memory,
- *	  their floors, and the persisted floor file that makes restarts safe.
+ * state_table.c
+ *	  The shared table of generator states: its memory, the index that
+ *	  finds a state by (kind, key), the per-role quota, and how a state
+ *	  gives way to a new one.  The floors built on it: floors.c.
  *
  * WHERE THE MEMORY COMES FROM
  * With shared_preload_libraries = 'ulid' (15+), room for
@@ -66,56 +67,6 @@
  *	  id is one uncontended spinlock, never an LWLock, a buffer lock or WAL.
  *	  Reclaiming takes a state's mutex while holding table_lock (that order,
  *	  and only there).
- *	- durable_ms (atomic) is the persisted server-wide floor, read without a
- *	  lock (also under a state's mutex).
- *	- writing (atomic, used as a try-lock) admits one floor-file writer at a
- *	  time, and serialises every change of a state's advanced flag (advance,
- *	  reset, absorption) and repair.  It is never taken while a spinlock is
- *	  held, and always released (PG_FINALLY).  A backend that needs a floor
- *	  to move while another writes polls (100 us sleeps, interruptible).
- *
- * RESTARTS: THE PERSISTED FLOORS
- * $PGDATA/ulid_floor (floor_file.c) holds the server-wide floor and the own
- * floor of every advanced state.  Every id issued on the clock (within a
- * second of it) lies on a Unix millisecond below durable_ms, the server-wide
- * floor last written; every id an advanced state issues further ahead lies
- * below its own floor.  As a sequence logs ahead, a generator about to issue
- * on millisecond ms finds, against the floor that covers it:
- *	- ms < floor - reserve/2: it issues (the hot path: one atomic read);
- *	- floor - reserve/2 <= ms < floor: it issues, then, outside its
- *	  spinlock, writes ms + reserve if no other backend is writing; the
- *	  others go on issuing meanwhile (half a reservation of slack);
- *	- ms >= floor (the first id after a start, or the clock jumped ahead):
- *	  it does not issue; it writes ms + reserve (or waits for the writer),
- *	  then computes its id again.
- * So the server-wide floor follows only ids issued on the clock: an advance
- * far into the future (snowflake_advance, ulid_monotonic_advance) raises only
- * its own state's floor, and no other generator ever sees it.  A writer
- * drops the own floor of a state that the server-wide floor has overtaken
- * (the clock caught up with the advance): the state is an ordinary one again.
- * At startup, and after a crash (the postmaster re-creates shared memory and
- * runs shmem_startup_hook again; a DSM-registry segment is re-created too),
- * the file is read: every state starts at max(clock, floor), and every
- * advanced state is created again, starting above its own floor.  So after
- * a clean restart, pg_ctl stop -m immediate, or the kill -9 of a backend, no
- * generator issues a value at or below one it issued before, whatever the
- * clock did.  There is no shutdown hook (the DSM path has none): the
- * reservation alone carries the guarantee, and the ids issued just after a
- * restart may lie up to the reservation (1 s) ahead of the clock.
- *
- * A DAMAGED FILE FAILS CLOSED
- * A file that cannot be read, does not parse or names an unknown format
- * version leaves the server-wide floor at 0 and marks the table damaged:
- * every id is then above the floor, so every generator reaches
- * ulid_floor_reserve(), which refuses with 55000 naming the file, the
- * problem and ulid_floor_repair(); nothing is issued from the clock alone.
- * A missing file (a new cluster, or one deleted) is logged and read as 0.
- * ulid_floor_repair(above) writes a new file whose floor lies above `above`
- * and raises every state's base_ms to it.
- *
- * A hot standby has its own shared memory and its own floor file (a base
- * backup starts it from the primary's): it issues ids ordered within the
- * standby, not with the primary's.
  *
  *-------------------------------------------------------------------------
  */
@@ -123,8 +74,6 @@
 
 #include "catalog/pg_authid_d.h"
 #include "common/hashfn.h"
-#include "funcapi.h"
-#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "port/atomics.h"
 #include "port/pg_bitutils.h"
@@ -132,15 +81,11 @@
 #include "storage/lwlock.h"
 #include "storage/shmem.h"
 #include "utils/acl.h"
-#include "utils/builtins.h"
 #include "utils/guc.h"
-#include "utils/lsyscache.h"
-#include "utils/timestamp.h"
-#include "utils/tuplestore.h"
 
 #include "floor_file.h"
-#include "floor_wal.h"
-#include "shmem.h"
+#include "modules.h"
+#include "state_table.h"
 
 #define ULID_SHMEM_MAGIC		0x554C4944	/* "ULID" */
 #define ULID_SHMEM_VERSION		2
@@ -152,7 +97,6 @@
 /* a state whose last id is this far behind the clock may be reclaimed */
 #define ULID_IDLE_MS			1000
 
-#define DAMAGE_MAX				256
 
 typedef struct UlidRoleCount
 {
@@ -160,47 +104,19 @@ typedef struct UlidRoleCount
 	uint32		count;
 } UlidRoleCount;
 
-typedef struct UlidSharedHeader
-{
-	uint32		magic;
-	uint32		version;
-	uint64		size;			/* of the whole structure */
-	uint32		capacity;		/* slots */
-	uint32		index_size;		/* entries of the index and the role table */
-	uint64		seed;			/* of the index's hash */
-	slock_t		table_lock;
-	uint32		nused;			/* slots ever handed out */
-	int64		start_ms;		/* base of a state created now */
-	int64		reclaimed_ms;	/* above every id of a reclaimed state */
-	uint32		nadvanced;		/* states advanced (under writing) */
-	pg_atomic_uint32 hand;		/* where the next idle scan starts */
-	pg_atomic_uint64 reclaims;	/* states reclaimed since start */
-	pg_atomic_uint64 durable_ms;	/* the server-wide floor last persisted */
-	pg_atomic_uint32 writing;	/* 1 while a backend writes the floor file */
-	bool		damaged;		/* the file was damaged: refuse to issue */
-	char		damage[DAMAGE_MAX]; /* what was wrong with it */
-} UlidSharedHeader;
-
-/* a slot: one state, padded to whole cache lines */
-typedef union UlidSlot
-{
-	UlidGenState state;
-	char		pad[TYPEALIGN(PG_CACHE_LINE_SIZE, sizeof(UlidGenState))];
-} UlidSlot;
-
 StaticAssertDecl(offsetof(UlidGenState, issued) + sizeof(uint64) <= PG_CACHE_LINE_SIZE,
 				 "the fields every call touches fit one cache line");
 StaticAssertDecl(ULID_STATE_KEY_BYTES == ULID_FLOOR_KEY_BYTES,
 				 "the floor file stores whole keys");
 
-#define HEADER_SIZE		CACHELINEALIGN(sizeof(UlidSharedHeader))
-#define SLOT(hdr, i)	(&((UlidSlot *) ((char *) (hdr) + HEADER_SIZE))[i].state)
+#define HEADER_SIZE		ULID_SHARED_HEADER_SIZE
+#define SLOT(hdr, i)	ULID_SLOT(hdr, i)
 #define INDEX(hdr)		((uint32 *) ((char *) (hdr) + HEADER_SIZE + \
 									 (Size) (hdr)->capacity * sizeof(UlidSlot)))
 #define ROLES(hdr)		((UlidRoleCount *) (INDEX(hdr) + (hdr)->index_size))
 
 /* this process's view of the shared state; NULL until found */
-static UlidSharedHeader *shared = NULL;
+UlidSharedHeader *ulid_shared = NULL;
 
 static int	max_states = ULID_DEFAULT_STATES;
 static int	max_role_states = ULID_DEFAULT_ROLE_STATES;
@@ -209,12 +125,6 @@ static bool preloaded = false;	/* loaded through shared_preload_libraries */
 static shmem_request_hook_type prev_shmem_request_hook = NULL;
 static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
 
-/* the kinds this library knows, registered by _PG_init */
-static struct
-{
-	const char *name;
-	UlidStateDescribe describe;
-}			kinds[ULID_STATE_KINDS];
 
 static uint32
 state_index_size_for(uint32 capacity)
@@ -400,6 +310,27 @@ new_slot(UlidSharedHeader *hdr, uint32 kind, const uint8 *key, uint32 h,
 	return st;
 }
 
+UlidGenState *
+ulid_state_restore(UlidSharedHeader *hdr, uint32 kind, const uint8 *key,
+				   int64 floor)
+{
+	uint32		h = key_hash(hdr, kind, key);
+	int			slot;
+	UlidGenState *st = NULL;
+
+	SpinLockAcquire(&hdr->table_lock);
+	slot = state_index_find(hdr, kind, key, h);
+	if (slot >= 0)
+		st = SLOT(hdr, slot);
+	else if (hdr->nused < hdr->capacity)
+		st = new_slot(hdr, kind, key, h, InvalidOid,
+					  Max(hdr->start_ms, hdr->reclaimed_ms), ulid_clock_now_ms());
+	else
+		hdr->reclaimed_ms = Max(hdr->reclaimed_ms, floor);
+	SpinLockRelease(&hdr->table_lock);
+	return st;
+}
+
 /* ---- initialisation ---------------------------------------------------- */
 
 /* Initialise a new shared structure; reads the floor file (never throws). */
@@ -488,14 +419,14 @@ shmem_startup(void)
 	if (prev_shmem_startup_hook)
 		prev_shmem_startup_hook();
 	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
-	shared = ShmemInitStruct(ULID_SHMEM_NAME, shared_size(max_states), &found);
+	ulid_shared = ShmemInitStruct(ULID_SHMEM_NAME, shared_size(max_states), &found);
 	if (!found)
-		init_shared(shared, max_states);
+		init_shared(ulid_shared, max_states);
 	LWLockRelease(AddinShmemInitLock);
 }
 
 void
-ulid_shmem_init(void)
+ulid_state_table_init(void)
 {
 	DefineCustomIntVariable("ulid.max_states_per_role",
 							"Number of shared generator states one role other than a superuser may create.",
@@ -554,11 +485,11 @@ report_unavailable(void)
 #endif
 
 /* The shared structure: the preloaded one, the DSM segment, or ERROR. */
-static UlidSharedHeader *
-get_shared(void)
+UlidSharedHeader *
+ulid_shared_get(void)
 {
-	if (likely(shared != NULL))
-		return shared;
+	if (likely(ulid_shared != NULL))
+		return ulid_shared;
 #ifdef ULID_HAS_DSM_REGISTRY
 	{
 		bool		found;
@@ -579,12 +510,12 @@ get_shared(void)
 							   ULID_DEFAULT_STATES,
 							   (unsigned long long) shared_size(ULID_DEFAULT_STATES)),
 					 errhint("Restart the server: another build of the ulid library created the segment.")));
-		shared = hdr;
+		ulid_shared = hdr;
 	}
 #else
 	report_unavailable();
 #endif
-	return shared;
+	return ulid_shared;
 }
 
 /* ---- finding and creating states --------------------------------------- */
@@ -647,7 +578,7 @@ UlidGenState *
 ulid_state_get(UlidStateKind kind, const uint8 key[ULID_STATE_KEY_BYTES],
 			   uint32 *incarnation)
 {
-	UlidSharedHeader *hdr = get_shared();
+	UlidSharedHeader *hdr = ulid_shared_get();
 	uint32		h = key_hash(hdr, kind, key);
 	Oid			role = GetUserId();
 	bool		limited = !superuser();
@@ -718,398 +649,6 @@ ulid_state_get(UlidStateKind kind, const uint8 key[ULID_STATE_KEY_BYTES],
 	}
 }
 
-/* ---- floors -------------------------------------------------------------- */
-
-pg_atomic_uint64 *
-ulid_floor_durable(void)
-{
-	return &get_shared()->durable_ms;
-}
-
-UlidFloorCheck
-ulid_floor_check(const UlidGenState *st, int64 ms, int64 now, bool *own)
-{
-	int64		durable = (int64) pg_atomic_read_u64(&shared->durable_ms);
-	int64		floor = durable;
-
-	*own = false;
-	if (ulid_floor_clear(ms, durable))
-		return ULID_FLOOR_OK;
-	if (unlikely(st->advanced) && ms > now + ULID_FLOOR_RESERVE_MS)
-	{
-		/* an advanced state ahead of the clock: its own floor covers it */
-		*own = true;
-		floor = st->own_floor;
-		if (ms < floor - ULID_FLOOR_RESERVE_MS / 2)
-			return ULID_FLOOR_OK;
-	}
-	return ms < floor ? ULID_FLOOR_REFRESH : ULID_FLOOR_BLOCKED;
-}
-
-/* ERROR 55000 while the floor file is damaged. */
-static void
-check_damaged(UlidSharedHeader *hdr)
-{
-	if (likely(!hdr->damaged))
-		return;
-	ereport(ERROR,
-			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-			 errmsg("ulid generators are stopped: the restart floor file \"%s\" is damaged",
-					ulid_floor_file_path()),
-			 errdetail("At server start %s. The file keeps gen_monotonic_ulid() and snowflake_next() above every id issued before a restart, so they issue nothing until it is repaired.",
-					   hdr->damage),
-			 errhint("A superuser repairs it with a time after every id any generator of this server issued: SELECT ulid_floor_repair(now() + interval '1 minute'); if the clock was never set back, or the largest stored id's time.")));
-}
-
-/* The floor that covers st's ids: its own (own) or the server-wide one. */
-static int64
-floor_of(UlidSharedHeader *hdr, UlidGenState *st, bool own)
-{
-	int64		v;
-
-	if (!own)
-		return (int64) pg_atomic_read_u64(&hdr->durable_ms);
-	SpinLockAcquire(&st->mutex);
-	v = st->own_floor;
-	SpinLockRelease(&st->mutex);
-	return v;
-}
-
-/*
- * Acquire the writer's try-lock.  With st, return false instead once the
- * floor floor_of(st, own) exceeds needed; without wait, also when another
- * backend holds it.
- */
-static bool
-acquire_writing(UlidSharedHeader *hdr, bool wait, UlidGenState *st, bool own,
-				int64 needed)
-{
-	for (;;)
-	{
-		uint32		expected = 0;
-
-		if (st != NULL && floor_of(hdr, st, own) > needed)
-			return false;
-		if (pg_atomic_compare_exchange_u32(&hdr->writing, &expected, 1))
-			return true;
-		if (!wait)
-			return false;
-		CHECK_FOR_INTERRUPTS();
-		pg_usleep(100L);
-	}
-}
-
-/*
- * The writer (holding writing): write the file with the server-wide floor
- * global and every advanced state's own floor, req's raised to req_floor
- * (req NULL: none).  On success durable_ms becomes global, req becomes
- * advanced with its floor, and states whose own floor global overtook are
- * ordinary again.  Returns whether it wrote.
- */
-static bool
-write_floors(UlidSharedHeader *hdr, int64 global, UlidGenState *req,
-			 int64 req_floor, int elevel)
-{
-	StringInfoData buf;
-	char		line[ULID_FLOOR_ENTRY_MAX];
-	bool		done;
-
-	initStringInfo(&buf);
-	enlargeStringInfo(&buf, ULID_FLOOR_HEAD_MAX);
-	buf.len = (int) ulid_floor_format_head((uint64) global, buf.data);
-	if (hdr->nadvanced > 0 || req != NULL)
-	{
-		for (uint32 i = 0; i < hdr->nused; i++)
-		{
-			UlidGenState *st = SLOT(hdr, i);
-			ulid_floor_entry e;
-			bool		adv;
-
-			SpinLockAcquire(&st->mutex);
-			adv = st->advanced;
-			e.ms = (uint64) st->own_floor;
-			e.kind = st->kind;
-			memcpy(e.key, st->key, ULID_STATE_KEY_BYTES);
-			SpinLockRelease(&st->mutex);
-			if (st == req)
-			{
-				adv = true;
-				e.ms = Max(e.ms, (uint64) req_floor);
-			}
-			if (!adv || (int64) e.ms <= global)
-				continue;
-			appendBinaryStringInfo(&buf, line, (int) ulid_floor_format_entry(&e, line));
-		}
-	}
-	/*
-	 * WAL first (floor_wal.c), a record only when a floor rises: a standby
-	 * learns every floor before any id under it is returned.
-	 */
-	if (ulid_wal_logging())
-	{
-		int64		old = (int64) pg_atomic_read_u64(&hdr->durable_ms);
-
-		if (req != NULL)
-			ulid_wal_log_floor(global > old ? global : 0, req->kind, req->key, req_floor);
-		else if (global > old)
-			ulid_wal_log_floor(global, 0, NULL, 0);
-	}
-	done = ulid_floor_file_write(buf.data, buf.len, elevel);
-	pfree(buf.data);
-	if (!done)
-		return false;
-
-	if (global > (int64) pg_atomic_read_u64(&hdr->durable_ms))
-		pg_atomic_write_u64(&hdr->durable_ms, (uint64) global);
-	for (uint32 i = 0; i < hdr->nused && (hdr->nadvanced > 0 || req != NULL); i++)
-	{
-		UlidGenState *st = SLOT(hdr, i);
-
-		SpinLockAcquire(&st->mutex);
-		if (st == req)
-		{
-			if (!st->advanced)
-				hdr->nadvanced++;
-			st->advanced = true;
-			st->own_floor = Max(st->own_floor, req_floor);
-		}
-		if (st->advanced && st->own_floor <= global)
-		{
-			/* overtaken: the server-wide floor covers its ids now */
-			st->advanced = false;
-			st->own_floor = 0;
-			hdr->nadvanced--;
-		}
-		SpinLockRelease(&st->mutex);
-	}
-	return true;
-}
-
-void
-ulid_floor_reserve(UlidGenState *st, int64 ms, bool own, bool wait)
-{
-	UlidSharedHeader *hdr = get_shared();
-
-	/* the floor is far enough when it exceeds ms (wait) or ms + reserve/2 */
-	int64		needed = wait ? ms : ms + ULID_FLOOR_RESERVE_MS / 2;
-
-	check_damaged(hdr);
-	if (ulid_wal_logging())
-		ulid_wal_prepare();		/* a transaction id, as nextval() takes */
-	if (!acquire_writing(hdr, wait, st, own, needed))
-		return;					/* far enough, or another backend writes */
-
-	/* this backend is the writer */
-	PG_TRY();
-	{
-		if (floor_of(hdr, st, own) <= needed)
-		{
-			int64		durable = (int64) pg_atomic_read_u64(&hdr->durable_ms);
-
-			if (own)
-				(void) write_floors(hdr, durable, st, ms + ULID_FLOOR_RESERVE_MS,
-									wait ? ERROR : WARNING);
-			else
-				(void) write_floors(hdr, ms + ULID_FLOOR_RESERVE_MS, NULL, 0,
-									wait ? ERROR : WARNING);
-		}
-	}
-	PG_FINALLY();
-	{
-		pg_atomic_exchange_u32(&hdr->writing, 0);
-	}
-	PG_END_TRY();
-}
-
-bool
-ulid_state_reset(UlidGenState *st, uint32 incarnation, int64 *own_floor)
-{
-	UlidSharedHeader *hdr = get_shared();
-	bool		was = false;
-
-	(void) acquire_writing(hdr, true, NULL, false, 0);
-	PG_TRY();
-	{
-		SpinLockAcquire(&st->mutex);
-		if (!ulid_state_stale(st, incarnation) && st->advanced)
-		{
-			was = true;
-			*own_floor = st->own_floor;
-			st->advanced = false;
-			st->ahead = false;
-			st->own_floor = 0;
-			st->valid = false;
-			memset(st->word, 0, sizeof(st->word));
-			st->base_ms = st->pre_advance_ms;
-			hdr->nadvanced--;
-		}
-		SpinLockRelease(&st->mutex);
-		if (was)
-			(void) write_floors(hdr, (int64) pg_atomic_read_u64(&hdr->durable_ms),
-								NULL, 0, ERROR);
-	}
-	PG_FINALLY();
-	{
-		pg_atomic_exchange_u32(&hdr->writing, 0);
-	}
-	PG_END_TRY();
-	return was;
-}
-
-/*
- * A floor record replayed from WAL (floor_wal.c), in the startup process:
- * every state's base, and the base of states created later, rise to the
- * server-wide floor; the state of (kind, key) becomes advanced with its own
- * floor (created if needed; with the table full, every state created later
- * starts above it instead).  Then the floor file is rewritten, unless it is
- * damaged (the generators stay stopped until a superuser repairs it).  Never
- * raises an error: a failed write is a WARNING, and replay goes on.
- */
-void
-ulid_floor_replay(int64 global, uint32 kind, const uint8 *key, int64 own)
-{
-	UlidSharedHeader *hdr = shared;
-
-	if (hdr == NULL)
-		return;					/* registered only with shared memory */
-	(void) acquire_writing(hdr, true, NULL, false, 0);
-	PG_TRY();
-	{
-		int64		durable = (int64) pg_atomic_read_u64(&hdr->durable_ms);
-		int64		base = global;
-		UlidGenState *req = NULL;
-
-		SpinLockAcquire(&hdr->table_lock);
-		hdr->start_ms = Max(hdr->start_ms, base);
-		if (kind != 0 && kind < ULID_STATE_KINDS && own > Max(durable, global))
-		{
-			uint32		h = key_hash(hdr, kind, key);
-			int			slot = state_index_find(hdr, kind, key, h);
-
-			if (slot >= 0)
-				req = SLOT(hdr, slot);
-			else if (hdr->nused < hdr->capacity)
-				req = new_slot(hdr, kind, key, h, InvalidOid,
-							   Max(hdr->start_ms, hdr->reclaimed_ms),
-							   ulid_clock_now_ms());
-			else
-				hdr->reclaimed_ms = Max(hdr->reclaimed_ms, own);
-		}
-		SpinLockRelease(&hdr->table_lock);
-
-		for (uint32 i = 0; base > 0 && i < hdr->nused; i++)
-		{
-			UlidGenState *st = SLOT(hdr, i);
-
-			SpinLockAcquire(&st->mutex);
-			st->base_ms = Max(st->base_ms, base);
-			st->pre_advance_ms = Max(st->pre_advance_ms, base);
-			SpinLockRelease(&st->mutex);
-		}
-		if (req != NULL)
-		{
-			SpinLockAcquire(&req->mutex);
-			req->base_ms = Max(req->base_ms, own);
-			SpinLockRelease(&req->mutex);
-		}
-		if (!hdr->damaged)
-			(void) write_floors(hdr, Max(durable, global), req, own, WARNING);
-		else
-		{
-			if (global > durable)
-				pg_atomic_write_u64(&hdr->durable_ms, (uint64) global);
-			if (req != NULL)
-			{
-				SpinLockAcquire(&req->mutex);
-				if (!req->advanced)
-					hdr->nadvanced++;
-				req->advanced = true;
-				req->own_floor = Max(req->own_floor, own);
-				SpinLockRelease(&req->mutex);
-			}
-		}
-	}
-	PG_FINALLY();
-	{
-		pg_atomic_exchange_u32(&hdr->writing, 0);
-	}
-	PG_END_TRY();
-}
-
-char *
-ulid_advance_detail(int64 own_floor, const char *reset_call)
-{
-	return psprintf("The state was advanced past the clock (snowflake_advance(), cosid80_advance() or ulid_monotonic_advance()); its own floor is %s. If that advance was a mistake, %s undoes it.",
-					ulid_iso_or_ms(own_floor), reset_call);
-}
-
-/*
- * ulid_floor_repair(above): rewrite the floor file so that every generator
- * issues above `above`, and let the generators issue again.
- */
-PG_FUNCTION_INFO_V1(ulid_floor_repair);
-Datum
-ulid_floor_repair(PG_FUNCTION_ARGS)
-{
-	TimestampTz above = PG_GETARG_TIMESTAMPTZ(0);
-	UlidSharedHeader *hdr;
-	int64		above_ms;
-	int64		floor;
-	volatile bool was_damaged = false;
-
-	ulid_require_superuser("repair the ulid restart floor");
-	above_ms = ulid_timestamptz_to_unix_ms(above);	/* 22008 outside ULID times */
-	floor = above_ms + 1;
-	hdr = get_shared();
-	if (ulid_wal_logging())
-		ulid_wal_prepare();
-
-	(void) acquire_writing(hdr, true, NULL, false, 0);
-	PG_TRY();
-	{
-		int64		durable = (int64) pg_atomic_read_u64(&hdr->durable_ms);
-		int64		global = Max(durable, floor + ULID_FLOOR_RESERVE_MS);
-
-		/* first every state's base, then the floor that lets them issue */
-		SpinLockAcquire(&hdr->table_lock);
-		hdr->start_ms = Max(hdr->start_ms, floor);
-		SpinLockRelease(&hdr->table_lock);
-		for (uint32 i = 0; i < hdr->nused; i++)
-		{
-			UlidGenState *st = SLOT(hdr, i);
-
-			SpinLockAcquire(&st->mutex);
-			st->base_ms = Max(st->base_ms, floor);
-			st->pre_advance_ms = Max(st->pre_advance_ms, floor);
-			SpinLockRelease(&st->mutex);
-		}
-		(void) write_floors(hdr, global, NULL, 0, ERROR);
-		pg_memory_barrier();
-		was_damaged = hdr->damaged;
-		hdr->damaged = false;
-	}
-	PG_FINALLY();
-	{
-		pg_atomic_exchange_u32(&hdr->writing, 0);
-	}
-	PG_END_TRY();
-
-	ereport(NOTICE,
-			(errmsg("ulid restart floor file \"%s\" rewritten: every generator issues above %s",
-					ulid_floor_file_path(), ulid_iso_or_ms(above_ms)),
-			 was_damaged ? errdetail("The damaged file was replaced; gen_monotonic_ulid() and snowflake_next() issue ids again.") : 0));
-	PG_RETURN_VOID();
-}
-
-void
-ulid_state_register_kind(UlidStateKind kind, const char *name,
-						 UlidStateDescribe describe)
-{
-	Assert(kind > 0 && kind < ULID_STATE_KINDS);
-	kinds[kind].name = name;
-	kinds[kind].describe = describe;
-}
-
 void
 ulid_require_superuser(const char *what)
 {
@@ -1118,100 +657,4 @@ ulid_require_superuser(const char *what)
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("must be superuser to %s", what),
 				 errdetail("The shared generator state is a server-wide resource.")));
-}
-
-/*
- * ERROR 42501 unless the user may read the ulid_generator_state view: a
- * superuser, a member of pg_monitor, or a role granted SELECT on the view
- * (the install script grants it to pg_monitor).
- */
-static void
-require_view_privilege(FunctionCallInfo fcinfo)
-{
-	/* the view lives in the schema of this function */
-	Oid			view = get_relname_relid("ulid_generator_state",
-										 get_func_namespace(fcinfo->flinfo->fn_oid));
-
-	if (superuser() || has_privs_of_role(GetUserId(), ROLE_PG_MONITOR) ||
-		(OidIsValid(view) &&
-		 pg_class_aclcheck(view, GetUserId(), ACL_SELECT) == ACLCHECK_OK))
-		return;
-	ereport(ERROR,
-			(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-			 errmsg("permission denied to read the ulid generator state"),
-			 errdetail("The view ulid_generator_state is readable by superusers, members of pg_monitor and roles granted SELECT on it."),
-			 errhint("GRANT pg_monitor TO the role, or GRANT SELECT ON ulid_generator_state TO it.")));
-}
-
-/* ms as timestamptz, NULL (false) when 0 */
-static bool
-floor_datum(int64 ms, Datum *d)
-{
-	if (ms <= 0)
-		return false;
-	*d = TimestampTzGetDatum(ulid_unix_ms_to_timestamptz(Min(ms, ULID_MAX_UNIX_MS)));
-	return true;
-}
-
-/*
- * ulid_generator_state(): one row per live state, for the view of the same
- * name.  Each state is copied under its spinlock, then described.
- */
-PG_FUNCTION_INFO_V1(ulid_generator_state);
-Datum
-ulid_generator_state(PG_FUNCTION_ARGS)
-{
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	UlidSharedHeader *hdr;
-	uint32		n;
-	int64		durable;
-	int64		reclaims;
-
-	require_view_privilege(fcinfo);
-	hdr = get_shared();
-	InitMaterializedSRF(fcinfo, 0);
-
-	SpinLockAcquire(&hdr->table_lock);
-	n = hdr->nused;
-	SpinLockRelease(&hdr->table_lock);
-	durable = (int64) pg_atomic_read_u64(&hdr->durable_ms);
-	reclaims = (int64) pg_atomic_read_u64(&hdr->reclaims);
-	for (uint32 i = 0; i < n; i++)
-	{
-		UlidGenState *st = SLOT(hdr, i);
-		UlidGenState copy;
-		UlidStateRow row = {0};
-		Datum		values[14];
-		bool		nulls[14] = {0};
-
-		SpinLockAcquire(&st->mutex);
-		copy = *st;
-		SpinLockRelease(&st->mutex);
-
-		if (copy.kind >= ULID_STATE_KINDS || kinds[copy.kind].describe == NULL)
-			elog(ERROR, "unknown ulid generator state kind %u", copy.kind);
-		kinds[copy.kind].describe(&copy, &row);
-
-		values[0] = CStringGetTextDatum(kinds[copy.kind].name);
-		nulls[1] = row.layout == NULL;
-		values[1] = nulls[1] ? (Datum) 0 : CStringGetTextDatum(row.layout);
-		nulls[2] = !row.has_node;
-		values[2] = Int64GetDatum(row.node);
-		nulls[3] = nulls[4] = !row.has_last;
-		values[3] = Int64GetDatum(row.last_tick);
-		values[4] = TimestampTzGetDatum(ulid_unix_ms_to_timestamptz(row.last_unix_ms));
-		nulls[5] = !row.has_sequence;
-		values[5] = Int64GetDatum(row.sequence);
-		nulls[6] = row.last_id == NULL;
-		values[6] = nulls[6] ? (Datum) 0 : CStringGetTextDatum(row.last_id);
-		values[7] = Int64GetDatum((int64) copy.issued);
-		values[8] = Int64GetDatum((int64) copy.borrows);
-		values[9] = Int64GetDatum((int64) copy.waits);
-		values[10] = Int64GetDatum((int64) copy.failures);
-		values[11] = Int64GetDatum(reclaims);
-		nulls[12] = !(copy.advanced && floor_datum(copy.own_floor, &values[12]));
-		nulls[13] = !floor_datum(durable, &values[13]);
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
-	}
-	return (Datum) 0;
 }
