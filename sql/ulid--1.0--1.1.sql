@@ -20,7 +20,8 @@ AS $fn$
 DECLARE
     c record;
     q text := '(?:(?:[a-z_][a-z0-9_$]*|"(?:[^"]|"")+")\.)?';	-- an optional schema
-    m text[];
+    m_s text[];
+    m_c text[];
     top text;
     t timestamptz;
     lay @extschema@.snowflake_layout;
@@ -63,24 +64,26 @@ BEGIN
         advanced_to := NULL;
         top := NULL;
         nod := NULL;
+        m_s := CASE WHEN c.atttypid = 'bigint'::regtype THEN
+                   regexp_match(c.def, '^' || q || 'snowflake_next\(''((?:[^'']|'''')*)''::' || q
+                                || 'snowflake_layout(?:, (?:\(?(\d+)\)?(?:::bigint)?))?\)$') END;
+        m_c := CASE WHEN c.atttypid IN ('text'::regtype, 'varchar'::regtype) THEN
+                   regexp_match(c.def, '^' || q || 'cosid80_next\((?:NULL::bigint|\(?(\d+)\)?(?:::bigint)?)\)$') END;
         IF c.def ~ ('^(?:\()?' || q || 'gen_monotonic_ulid\(\)(?:\)::' || q || 'uuid)?$')
            AND c.atttypid IN ('@extschema@.ulid'::regtype, 'uuid'::regtype) THEN
             generator := 'gen_monotonic_ulid()';
             EXECUTE format('SELECT %I::@extschema@.ulid::text FROM %s ORDER BY %I DESC NULLS LAST LIMIT 1',
                            c.attname, c.rel, c.attname) INTO top;
             t := @extschema@.ulid_time(top::@extschema@.ulid);
-        ELSIF c.atttypid = 'bigint'::regtype
-              AND (m := regexp_match(c.def, '^' || q || 'snowflake_next\(''((?:[^'']|'''')*)''::' || q
-                                     || 'snowflake_layout(?:, (?:\(?(\d+)\)?(?:::bigint)?))?\)$')) IS NOT NULL THEN
-            lay := replace(m[1], '''''', '''')::@extschema@.snowflake_layout;
-            nod := coalesce(m[2]::bigint, nullif(current_setting('ulid.node_id'), '-1')::bigint);
+        ELSIF m_s IS NOT NULL THEN
+            lay := replace(m_s[1], '''''', '''')::@extschema@.snowflake_layout;
+            nod := coalesce(m_s[2]::bigint, nullif(current_setting('ulid.node_id'), '-1')::bigint);
             generator := format('snowflake_next(%L, %s)', lay, coalesce(nod::text, 'NULL'));
             EXECUTE format('SELECT %I::text FROM %s ORDER BY %I DESC NULLS LAST LIMIT 1',
                            c.attname, c.rel, c.attname) INTO top;
             t := @extschema@.snowflake_time(top::bigint, lay);
-        ELSIF c.atttypid IN ('text'::regtype, 'varchar'::regtype)
-              AND (m := regexp_match(c.def, '^' || q || 'cosid80_next\((?:NULL::bigint|\(?(\d+)\)?(?:::bigint)?)\)$')) IS NOT NULL THEN
-            nod := coalesce(m[1]::bigint, nullif(current_setting('ulid.node_id'), '-1')::bigint);
+        ELSIF m_c IS NOT NULL THEN
+            nod := coalesce(m_c[1]::bigint, nullif(current_setting('ulid.node_id'), '-1')::bigint);
             generator := format('cosid80_next(%s)', coalesce(nod::text, 'NULL'));
             EXECUTE format('SELECT %I::text FROM %s ORDER BY %I COLLATE "C" DESC NULLS LAST LIMIT 1',
                            c.attname, c.rel, c.attname) INTO top;
@@ -105,8 +108,7 @@ BEGIN
             CONTINUE;
         END IF;
         IF t > clock_timestamp() + interval '1 day' AND NOT include_far_ahead THEN
-            RAISE WARNING 'column %.% skipped: its largest id lies % ahead of the clock', c.rel, quote_ident(c.attname),
-                    date_trunc('second', t - clock_timestamp())
+            RAISE WARNING 'column %.% skipped: its largest id lies more than a day ahead of the clock', c.rel, quote_ident(c.attname)
                 USING DETAIL = format('The largest id is %s, of %s. Ids that far ahead were usually not made by %s (random UUIDs converted to ulid, ids from another system); advancing to it would move the generator there.', top, t, generator),
                       HINT = 'If the generator must issue above it anyway, call ulid_advance_from_tables(include_far_ahead => true).';
             RETURN NEXT;

@@ -122,8 +122,8 @@ ulid_warn_far_ahead(int64 ms, const char *what)
 	if (ms - now <= ULID_FAR_AHEAD_MS)
 		return;
 	ereport(WARNING,
-			(errmsg("%s moves the generator to %s, " INT64_FORMAT " days ahead of the clock",
-					what, ulid_iso_or_ms(ms), (ms - now) / ULID_FAR_AHEAD_MS),
+			(errmsg("%s moves the generator to %s, more than a day ahead of the clock",
+					what, ulid_iso_or_ms(ms)),
 			 errdetail("The generator issues from that time on at once, and every later id lies above it. An id that far ahead was usually not made by this generator (a random UUID converted to ulid, a wrong column)."),
 			 errhint("If the value was a mistake, the generator's reset function (snowflake_reset(), cosid80_reset(), ulid_monotonic_reset()) undoes the advance.")));
 }
