@@ -313,7 +313,7 @@ sf_next_parts(const sfl_layout *l, int kind_, int64 node, int64 *out_tick,
 				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
 				 errmsg("cannot mint %s ids during recovery", kind == ULID_STATE_COSID80 ? "COSID_80" : "Snowflake"),
 				 errdetail("A hot standby is a copy of its primary and carries the primary's ulid.node_id: its ids would collide with the primary's."),
-				 errhint("Mint ids on the primary. A promoted standby needs its own ulid.node_id, or %s past the old primary's last ids.",
+				 errhint("Mint ids on the primary. Once promoted, this server mints above every id it received (the floors travel in WAL); for transactions it never received, %s past the old primary's last ids.",
 						 kind == ULID_STATE_COSID80 ? "cosid80_advance()" : "snowflake_advance()")));
 	st = get_state(l, kind, node, &inc, false);
 	sfl_issuable_ticks(l, &first, &last);
