@@ -19,8 +19,8 @@
  * an advanced state's own floor as often while it issues ahead of the
  * clock, so the WAL this adds does not grow with the number of ids.
  * Records are not transactional: an aborted transaction's floor stands, as
- * a sequence's does.  A reset (snowflake_reset() and the like) is not
- * logged: a standby keeps the advance, which only keeps it higher.
+ * a sequence's does.  A reset (snowflake_reset() and the like) is logged
+ * too, so that it holds after crash recovery and on a standby.
  *
  * REPLAY
  * The startup process applies each record to the standby's own shared state
@@ -80,6 +80,7 @@
 /* the records' info codes (the high four bits of xl_info) */
 #define XLOG_ULID_FLOOR			0x00	/* the server-wide floor */
 #define XLOG_ULID_OWN_FLOOR		0x10	/* a state's own floor */
+#define XLOG_ULID_RESET			0x20	/* a state's advance undone */
 
 #define ULID_KEY_BYTES			32
 
@@ -104,14 +105,18 @@ floor_redo(XLogReaderState *record)
 	xl_ulid_floor rec = {0};
 	Size		len = XLogRecGetDataLen(record);
 
-	if ((info != XLOG_ULID_FLOOR && info != XLOG_ULID_OWN_FLOOR) ||
+	if ((info != XLOG_ULID_FLOOR && info != XLOG_ULID_OWN_FLOOR &&
+		 info != XLOG_ULID_RESET) ||
 		len < SizeOfUlidFloor || len > sizeof(rec) ||
-		(info == XLOG_ULID_OWN_FLOOR && len != sizeof(rec)))
+		(info != XLOG_ULID_FLOOR && len != sizeof(rec)))
 		elog(PANIC, "ulid floor redo: unknown record (info 0x%02X, %zu bytes)",
 			 info, (size_t) len);
 	memcpy(&rec, XLogRecGetData(record), len);
-	ulid_floor_replay(rec.global, info == XLOG_ULID_OWN_FLOOR ? rec.kind : 0,
-					  rec.key, rec.own);
+	if (info == XLOG_ULID_RESET)
+		ulid_floor_replay_reset(rec.kind, rec.key);
+	else
+		ulid_floor_replay(rec.global, info == XLOG_ULID_OWN_FLOOR ? rec.kind : 0,
+						  rec.key, rec.own);
 }
 
 static void
@@ -124,6 +129,12 @@ floor_desc(StringInfo buf, XLogReaderState *record)
 	memcpy(&rec, XLogRecGetData(record), len);
 	if (rec.global > 0)
 		appendStringInfo(buf, "floor " INT64_FORMAT, rec.global);
+	if (info == XLOG_ULID_RESET && len == sizeof(rec))
+	{
+		appendStringInfo(buf, "reset state kind %u key ", rec.kind);
+		for (int i = 0; i < ULID_KEY_BYTES; i++)
+			appendStringInfo(buf, "%02x", rec.key[i]);
+	}
 	if (info == XLOG_ULID_OWN_FLOOR && len == sizeof(rec))
 	{
 		appendStringInfo(buf, "%sstate kind %u key ", rec.global > 0 ? "; " : "",
@@ -143,6 +154,8 @@ floor_identify(uint8 info)
 			return "FLOOR";
 		case XLOG_ULID_OWN_FLOOR:
 			return "OWN_FLOOR";
+		case XLOG_ULID_RESET:
+			return "RESET";
 	}
 	return NULL;
 }
@@ -200,4 +213,16 @@ ulid_wal_log_floor(int64 global, uint32 kind, const uint8 *key, int64 own)
 	XLogRegisterData((char *) &rec, kind != 0 ? sizeof(rec) : SizeOfUlidFloor);
 	(void) XLogInsert((RmgrId) wal_rmgr_id,
 					  kind != 0 ? XLOG_ULID_OWN_FLOOR : XLOG_ULID_FLOOR);
+}
+
+void
+ulid_wal_log_reset(uint32 kind, const uint8 *key)
+{
+	xl_ulid_floor rec = {0};
+
+	rec.kind = kind;
+	memcpy(rec.key, key, ULID_KEY_BYTES);
+	XLogBeginInsert();
+	XLogRegisterData((char *) &rec, sizeof(rec));
+	(void) XLogInsert((RmgrId) wal_rmgr_id, XLOG_ULID_RESET);
 }

@@ -47,6 +47,9 @@ extern void ulid_wal_prepare(void);
 extern void ulid_wal_log_floor(int64 global, uint32 kind, const uint8 *key,
 							   int64 own);
 
+/* Write a reset record: the state (kind, key) forgot its own floor. */
+extern void ulid_wal_log_reset(uint32 kind, const uint8 *key);
+
 /*
  * Implemented by floors.c: apply a replayed record to this
  * server's shared state and floor file.  Runs in the startup process; never
@@ -54,5 +57,6 @@ extern void ulid_wal_log_floor(int64 global, uint32 kind, const uint8 *key,
  */
 extern void ulid_floor_replay(int64 global, uint32 kind, const uint8 *key,
 							  int64 own);
+extern void ulid_floor_replay_reset(uint32 kind, const uint8 *key);
 
 #endif							/* ULID_FLOOR_WAL_H */

@@ -286,6 +286,8 @@ ulid_state_reset(UlidGenState *st, uint32 incarnation, int64 *own_floor)
 	UlidSharedHeader *hdr = ulid_shared_get();
 	bool		was = false;
 
+	if (ulid_wal_logging())
+		ulid_wal_prepare();
 	(void) acquire_writing(hdr, true, NULL, false, 0);
 	PG_TRY();
 	{
@@ -303,6 +305,8 @@ ulid_state_reset(UlidGenState *st, uint32 incarnation, int64 *own_floor)
 			hdr->nadvanced--;
 		}
 		SpinLockRelease(&st->mutex);
+		if (was && ulid_wal_logging())
+			ulid_wal_log_reset(st->kind, st->key);
 		if (was)
 			(void) write_floors(hdr, (int64) pg_atomic_read_u64(&hdr->durable_ms),
 								NULL, 0, ERROR);
@@ -374,6 +378,53 @@ ulid_floor_replay(int64 global, uint32 kind, const uint8 *key, int64 own)
 				SpinLockRelease(&req->mutex);
 			}
 		}
+	}
+	PG_FINALLY();
+	{
+		pg_atomic_exchange_u32(&hdr->writing, 0);
+	}
+	PG_END_TRY();
+}
+
+/*
+ * A reset record replayed from WAL: the state of (kind, key), if it exists
+ * and is advanced, forgets its own floor as ulid_state_reset() made it on
+ * the primary; the floor file is rewritten without it.
+ */
+void
+ulid_floor_replay_reset(uint32 kind, const uint8 *key)
+{
+	UlidSharedHeader *hdr = ulid_shared;
+
+	if (hdr == NULL)
+		return;
+	(void) acquire_writing(hdr, true, NULL, false, 0);
+	PG_TRY();
+	{
+		bool		was = false;
+
+		for (uint32 i = 0; i < hdr->nused; i++)
+		{
+			UlidGenState *st = SLOT(hdr, i);
+
+			SpinLockAcquire(&st->mutex);
+			if (st->kind == kind && st->advanced &&
+				memcmp(st->key, key, ULID_STATE_KEY_BYTES) == 0)
+			{
+				was = true;
+				st->advanced = false;
+				st->ahead = false;
+				st->own_floor = 0;
+				st->valid = false;
+				memset(st->word, 0, sizeof(st->word));
+				st->base_ms = st->pre_advance_ms;
+				hdr->nadvanced--;
+			}
+			SpinLockRelease(&st->mutex);
+		}
+		if (was && !hdr->damaged)
+			(void) write_floors(hdr, (int64) pg_atomic_read_u64(&hdr->durable_ms),
+								NULL, 0, WARNING);
 	}
 	PG_FINALLY();
 	{
