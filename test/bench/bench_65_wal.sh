@@ -4,7 +4,7 @@
 # id for it), nextval() logs every 32 values.  Each generator draws N ids in
 # N/1000 autocommit statements of 1000 ids (one psql session), in the same
 # run; the WAL between the insert positions before and after is read with
-# pg_walinspect (pg_get_wal_stats), by resource manager.  Records of other
+# pg_walinspect (pg_get_wal_records_info), by resource manager.  Records of other
 # processes in that interval (a checkpoint, the bgwriter's running-xacts
 # record) are counted too, so a figure is an upper bound.  Sourced by
 # test/bench/run.sh.
@@ -26,10 +26,10 @@ wal_of() {
 	bench_psql -q -f "$script" >/dev/null
 	end=$(bench_psql -c "SELECT pg_current_wal_insert_lsn()" | tail -1)
 	rm -f "$script"
-	IFS='|' read -r WAL_REC[$name] WAL_BYTES[$name] < <(bench_psql -c "SELECT sum(count), sum(combined_size)
-		FROM pg_get_wal_stats('$start', '$end') WHERE count > 0" | tail -1)
-	WAL_RMGRS[$name]=$(bench_psql -c "SELECT string_agg(resource_manager || ' ' || count, ', ' ORDER BY count DESC)
-		FROM pg_get_wal_stats('$start', '$end') WHERE count > 0" | tail -1)
+	IFS='|' read -r WAL_REC[$name] WAL_BYTES[$name] < <(bench_psql -c "SELECT count(*), sum(record_length)
+		FROM pg_get_wal_records_info('$start', '$end')" | tail -1)
+	WAL_RMGRS[$name]=$(bench_psql -c "SELECT string_agg(rm || ' ' || n, ', ' ORDER BY n DESC, rm)
+		FROM (SELECT resource_manager AS rm, count(*) AS n FROM pg_get_wal_records_info('$start', '$end') GROUP BY 1) r" | tail -1)
 }
 wal_of nextval "nextval('wal_seq')"
 wal_of gen_monotonic_ulid "gen_monotonic_ulid()"

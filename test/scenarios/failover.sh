@@ -22,7 +22,9 @@
 # and failover"); with the standby on the same machine that is none.  The
 # synchronous run also promotes the cascading standby S2 (after it replayed
 # what S1 received, and before S1, so that it has not followed S1's new
-# timeline): the same checks.
+# timeline): the same checks.  The asynchronous run also has a standby
+# without the library preloaded: core stops its recovery at the first floor
+# record, with its error naming the resource manager.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../lib.sh
@@ -137,6 +139,11 @@ run() { # MODE: sync or async
 	fi
 	printf "cluster_name = '%s'\nulid.clock_offset_ms = -30000\n" $S1 >>"$(pg_data $S1)/postgresql.conf"
 	pg_start $S1 || { not_ok "$mode: standby S1 starts"; return; }
+	if [ "$mode" == async ]; then
+		# a standby without the library preloaded: core stops its recovery
+		pg_new_standby ${P}_nolib $P && echo "shared_preload_libraries = ''" >>"$(pg_data ${P}_nolib)/postgresql.conf" &&
+			pg_start ${P}_nolib || not_ok "$mode: a standby without the library starts"
+	fi
 	if [ "$mode" == sync ]; then
 		if ! pg_new_standby $S2 $S1; then
 			not_ok "$mode: cascading standby S2 (pg_basebackup from S1)"
@@ -190,6 +197,13 @@ run() { # MODE: sync or async
 			check_async $r "$mode $r" "$dir"
 		fi
 	done
+	if [ "$mode" == async ]; then
+		nolib_stopped() { ! as_pg "$PG_BIN/pg_ctl" -D "$(pg_data ${P}_nolib)" status >/dev/null 2>&1; }
+		check_cmd "$mode: a standby without the library preloaded stops at the first floor record" wait_until 20 nolib_stopped
+		check "$mode: ... with core's error naming the resource manager and the fix" 1 \
+			"$(grep -c 'resource manager with ID 213 not registered' "$ULID_WORK/log/${P}_nolib.log")"
+		grep -A1 'resource manager with ID 213 not registered' "$ULID_WORK/log/${P}_nolib.log" | sed 's/^/# /'
+	fi
 	for r in $S2 $S1; do pg_stop "$r" immediate >/dev/null 2>&1; done
 }
 
