@@ -298,6 +298,7 @@ ulid_state_reset(UlidGenState *st, uint32 incarnation, int64 *own_floor)
 			*own_floor = st->own_floor;
 			st->advanced = false;
 			st->ahead = false;
+			st->ahead_logged = false;
 			st->own_floor = 0;
 			st->valid = false;
 			memset(st->word, 0, sizeof(st->word));
@@ -414,6 +415,7 @@ ulid_floor_replay_reset(uint32 kind, const uint8 *key)
 				was = true;
 				st->advanced = false;
 				st->ahead = false;
+				st->ahead_logged = false;
 				st->own_floor = 0;
 				st->valid = false;
 				memset(st->word, 0, sizeof(st->word));

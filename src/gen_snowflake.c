@@ -52,8 +52,10 @@
  * ahead of the clock that is, until the clock passes its last tick and a
  * tick starts from the clock again (which clears st->ahead).  A floor
  * records ids that exist, not a clock fault, so it never makes a call wait
- * or fail; the view counts those ids as borrows.  The clock policy above
- * governs only a state that follows the clock when the clock steps back.
+ * or fail; the view counts those ids as borrows, and the server log says
+ * once per state (st->ahead_logged) when it runs more than
+ * ulid.clock_wait_ms ahead that way.  The clock policy above governs only a
+ * state that follows the clock when the clock steps back.
  *
  * The view counts borrows (ids on a tick starting after the clock), waits
  * (calls that waited, for the clock or the floor) and failures.
@@ -333,6 +335,7 @@ sf_next_parts(const sfl_layout *l, int kind_, int64 node, int64 *out_tick,
 		next_action action;
 		bool		own = false;
 		int			lead = -1;	/* a new tick: 1 from a floor, 0 the clock */
+		bool		log_ahead = false;
 		UlidFloorCheck chk = ULID_FLOOR_OK;
 
 		SpinLockAcquire(&st->mutex);
@@ -399,9 +402,18 @@ sf_next_parts(const sfl_layout *l, int kind_, int64 node, int64 *out_tick,
 				st->word[W_SEQ] = seq;
 				ulid_state_issued(st, ms);
 				if (lead >= 0)
+				{
 					st->ahead = lead;
+					if (!lead)
+						st->ahead_logged = false;	/* on the clock again */
+				}
 				if (start > now)
+				{
 					st->borrows++;
+					if (unlikely(st->ahead) && start - now > clock_wait_ms &&
+						!st->ahead_logged)
+						st->ahead_logged = log_ahead = true;
+				}
 			}
 		}
 		if (unlikely((action == WAIT || chk == ULID_FLOOR_BLOCKED) && !counted_wait))
@@ -418,6 +430,11 @@ sf_next_parts(const sfl_layout *l, int kind_, int64 node, int64 *out_tick,
 		switch (action)
 		{
 			case ISSUE:
+				if (unlikely(log_ahead))
+					ereport(LOG,
+							(errmsg("%s, node " INT64_FORMAT ", issues " INT64_FORMAT " ms ahead of the clock from a floor",
+									gen_label(l, kind), node, tick_start(l, unit_ms, tick) - now),
+							 errdetail("Its ids go on from an advance, the restart floor or floors replayed from WAL, tick after tick, until the clock catches up; the view counts them as borrows. Logged once per state.")));
 				if (unlikely(chk != ULID_FLOOR_OK))
 					ulid_floor_reserve(st, ms, own, chk == ULID_FLOOR_BLOCKED);
 				if (likely(chk != ULID_FLOOR_BLOCKED))
@@ -603,6 +620,7 @@ sf_advance_to(const sfl_layout *l, int kind_, int64 node, int64 tick, uint64 seq
 				st->word[W_SEQ] = seq;
 				st->valid = true;
 				st->ahead = true;	/* issued from at once, whatever the clock */
+				st->ahead_logged = false;
 				st->last_ms = Max(st->last_ms, ms);
 			}
 		}

@@ -282,6 +282,7 @@ fill_slot(UlidGenState *st, uint32 kind,
 	st->valid = false;
 	st->advanced = false;
 	st->ahead = false;
+	st->ahead_logged = false;
 	memset(st->word, 0, sizeof(st->word));
 	st->last_ms = now;
 	st->base_ms = base_ms;

@@ -120,6 +120,8 @@ for off in 0 -10000; do
 	check "burst (clock offset $off ms): no failure; the ids ahead of the clock are counted as borrows" "0|t" \
 		"$(psqlx $S -c "SELECT failures, borrows > 0 FROM ulid_generator_state WHERE layout = 'discord' AND node = 3")"
 done
+check "burst: the log says once that the state issues ahead of the clock from a floor (clock 10 s behind)" 1 \
+	"$(grep -c "snowflake_next() for layout discord, node 3, issues [0-9]* ms ahead of the clock from a floor" "$ULID_WORK/log/$S.log")"
 psqlx $S -c "ALTER SYSTEM RESET ulid.clock_offset_ms" -c "ALTER SYSTEM RESET ulid.node_id" -c "SELECT pg_reload_conf()" >/dev/null
 
 # a damaged floor file fails closed: floor_damage.sh
