@@ -280,6 +280,23 @@ ulid_floor_reserve(UlidGenState *st, int64 ms, bool own, bool wait)
 	PG_END_TRY();
 }
 
+/*
+ * Under st->mutex, holding writing: st (advanced) forgets its advance and
+ * its words, and goes on from the clock above what it issued before it.
+ */
+static void
+forget_advance(UlidSharedHeader *hdr, UlidGenState *st)
+{
+	st->advanced = false;
+	st->ahead = false;
+	st->ahead_logged = false;
+	st->own_floor = 0;
+	st->valid = false;
+	memset(st->word, 0, sizeof(st->word));
+	st->base_ms = st->pre_advance_ms;
+	hdr->nadvanced--;
+}
+
 bool
 ulid_state_reset(UlidGenState *st, uint32 incarnation, int64 *own_floor)
 {
@@ -296,14 +313,7 @@ ulid_state_reset(UlidGenState *st, uint32 incarnation, int64 *own_floor)
 		{
 			was = true;
 			*own_floor = st->own_floor;
-			st->advanced = false;
-			st->ahead = false;
-			st->ahead_logged = false;
-			st->own_floor = 0;
-			st->valid = false;
-			memset(st->word, 0, sizeof(st->word));
-			st->base_ms = st->pre_advance_ms;
-			hdr->nadvanced--;
+			forget_advance(hdr, st);
 		}
 		SpinLockRelease(&st->mutex);
 		if (was && ulid_wal_logging())
@@ -413,14 +423,7 @@ ulid_floor_replay_reset(uint32 kind, const uint8 *key)
 				memcmp(st->key, key, ULID_STATE_KEY_BYTES) == 0)
 			{
 				was = true;
-				st->advanced = false;
-				st->ahead = false;
-				st->ahead_logged = false;
-				st->own_floor = 0;
-				st->valid = false;
-				memset(st->word, 0, sizeof(st->word));
-				st->base_ms = st->pre_advance_ms;
-				hdr->nadvanced--;
+				forget_advance(hdr, st);
 			}
 			SpinLockRelease(&st->mutex);
 		}

@@ -64,17 +64,21 @@ kill_server() {
 	wait_until 10 gone
 }
 
+# load_ids SERVER G DIR: the old clients' ids (acknowledged, seen) and the
+# ids SERVER minted, into tables chk_acked_G, chk_seen_G and chk_new_G
+load_ids() {
+	local t
+	for t in acked seen new; do
+		psqlx "$1" -c "CREATE TABLE chk_${t}_$2 (id ${TYPE[$2]})" -c "\\copy chk_${t}_$2 FROM '$3/$2.$t'"
+	done
+}
+
 # check_new SERVER LABEL DIR: load the old clients' ids and the ids SERVER
 # minted into SERVER and count repeats and ids below
 check_new() {
 	local srv=$1 label=$2 dir=$3 g out
 	for g in $GENS; do
-		psqlx "$srv" -c "CREATE TABLE chk_acked_$g (id ${TYPE[$g]})" \
-			-c "CREATE TABLE chk_seen_$g (id ${TYPE[$g]})" \
-			-c "CREATE TABLE chk_new_$g (id ${TYPE[$g]})" \
-			-c "\\copy chk_acked_$g FROM '$dir/$g.acked'" \
-			-c "\\copy chk_seen_$g FROM '$dir/$g.seen'" \
-			-c "\\copy chk_new_$g FROM '$dir/$g.new'"
+		load_ids "$srv" $g "$dir"
 		out=$(psqlx "$srv" -c "SELECT (SELECT count(*) FROM chk_new_$g),
 			(SELECT count(*) FROM chk_acked_$g),
 			(SELECT count(*) FROM chk_new_$g n JOIN chk_acked_$g o USING (id)),
@@ -95,11 +99,8 @@ check_new() {
 check_async() {
 	local srv=$1 label=$2 dir=$3 g out
 	for g in $GENS; do
-		psqlx "$srv" -c "CREATE TABLE chk_old_$g (id ${TYPE[$g]})" \
-			-c "CREATE TABLE chk_new_$g (id ${TYPE[$g]})" \
-			-c "\\copy chk_old_$g FROM '$dir/$g.acked'" \
-			-c "\\copy chk_old_$g FROM '$dir/$g.seen'" \
-			-c "\\copy chk_new_$g FROM '$dir/$g.new'"
+		load_ids "$srv" $g "$dir"
+		psqlx "$srv" -c "CREATE VIEW chk_old_$g AS TABLE chk_acked_$g UNION ALL TABLE chk_seen_$g"
 		out=$(psqlx "$srv" -c "SELECT
 			(SELECT count(*) FROM chk_new_$g n JOIN $g USING (id)),
 			(SELECT count(*) FROM chk_new_$g WHERE id <= (SELECT max(id) FROM $g))")

@@ -29,17 +29,7 @@ psqlx $P -c "CREATE EXTENSION ulid" \
 	-c "CREATE TABLE c (id text COLLATE \"C\" PRIMARY KEY DEFAULT cosid80_next(), n int)"
 
 # the base backup (no -R: restored from the archive, not streamed)
-port=$ULID_NEXT_PORT
-ULID_NEXT_PORT=$((ULID_NEXT_PORT + 1))
-echo "$port" >"$ULID_WORK/$R.port"
-mkdir -p "$(pg_data $R)"
-chmod 700 "$(pg_data $R)"
-chown postgres: "$(pg_data $R)" 2>/dev/null || true
-if ! as_pg "$PG_BIN/pg_basebackup" -D "$(pg_data $R)" -X stream -c fast \
-	-h "$ULID_WORK/sock" -p "$(pg_port $P)" -U postgres >"$ULID_WORK/$R.basebackup.log" 2>&1; then
-	not_ok "pitr: base backup"
-	exit 1
-fi
+pg_new_basebackup $R $P || { not_ok "pitr: base backup"; exit 1; }
 
 # mint SECONDS: batches of 500 rows into each table for about SECONDS
 mint() {
@@ -61,7 +51,6 @@ pg_stop $P # archives what is left
 
 # recovery to the target time, the clock 30 s behind, then promotion
 {
-	echo "port = $port"
 	echo "restore_command = 'cp $ARCH/%f %p'"
 	echo "recovery_target_time = '$target'"
 	echo "recovery_target_action = 'promote'"
