@@ -22,6 +22,9 @@ DECLARE
     q text := '(?:(?:[a-z_][a-z0-9_$]*|"(?:[^"]|"")+")\.)?';	-- an optional schema
     m_s text[];
     m_c text[];
+    q_max text;
+    prev_role text;
+    prev_rs text;
     top text;
     t timestamptz;
     lay @extschema@.snowflake_layout;
@@ -42,7 +45,7 @@ BEGIN
                   HINT = 'Pass a margin such as interval ''1 minute'', or leave it out.';
     END IF;
     FOR c IN
-        SELECT d.adrelid::regclass AS rel, a.attname, a.atttypid,
+        SELECT d.adrelid::regclass AS rel, a.attname, a.atttypid, r.relowner::regrole::text AS owner,
                pg_get_expr(d.adbin, d.adrelid) AS def
           FROM pg_attrdef d
           JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum
@@ -72,22 +75,19 @@ BEGIN
         IF c.def ~ ('^(?:\()?' || q || 'gen_monotonic_ulid\(\)(?:\)::' || q || 'uuid)?$')
            AND c.atttypid IN ('@extschema@.ulid'::regtype, 'uuid'::regtype) THEN
             generator := 'gen_monotonic_ulid()';
-            EXECUTE format('SELECT %I::@extschema@.ulid::text FROM %s ORDER BY %I DESC NULLS LAST LIMIT 1',
-                           c.attname, c.rel, c.attname) INTO top;
-            t := @extschema@.ulid_time(top::@extschema@.ulid);
+            q_max := format('SELECT %I::@extschema@.ulid::text FROM %s ORDER BY %I DESC NULLS LAST LIMIT 1',
+                            c.attname, c.rel, c.attname);
         ELSIF m_s IS NOT NULL THEN
             lay := replace(m_s[1], '''''', '''')::@extschema@.snowflake_layout;
             nod := coalesce(m_s[2]::bigint, nullif(current_setting('ulid.node_id'), '-1')::bigint);
             generator := format('snowflake_next(%L, %s)', lay, coalesce(nod::text, 'NULL'));
-            EXECUTE format('SELECT %I::text FROM %s ORDER BY %I DESC NULLS LAST LIMIT 1',
-                           c.attname, c.rel, c.attname) INTO top;
-            t := @extschema@.snowflake_time(top::bigint, lay);
+            q_max := format('SELECT %I::text FROM %s ORDER BY %I DESC NULLS LAST LIMIT 1',
+                            c.attname, c.rel, c.attname);
         ELSIF m_c IS NOT NULL THEN
             nod := coalesce(m_c[1]::bigint, nullif(current_setting('ulid.node_id'), '-1')::bigint);
             generator := format('cosid80_next(%s)', coalesce(nod::text, 'NULL'));
-            EXECUTE format('SELECT %I::text FROM %s ORDER BY %I COLLATE "C" DESC NULLS LAST LIMIT 1',
-                           c.attname, c.rel, c.attname) INTO top;
-            t := @extschema@.cosid80_time(top);
+            q_max := format('SELECT %I::text FROM %s ORDER BY %I COLLATE "C" DESC NULLS LAST LIMIT 1',
+                            c.attname, c.rel, c.attname);
         ELSE
             generator := NULL;
             RAISE WARNING 'column %.% skipped: its default is not a plain generator call', c.rel, quote_ident(c.attname)
@@ -95,6 +95,31 @@ BEGIN
                       HINT = 'Advance this generator by hand: ulid_monotonic_advance(), snowflake_advance() or cosid80_advance() with the column''s largest id.';
             RETURN NEXT;
             CONTINUE;
+        END IF;
+        -- the largest id, read as the table's owner (whose code, such as an
+        -- index expression, then runs with the owner's rights, not ours),
+        -- with row security off: a policy that hides rows makes it fail
+        -- rather than read a smaller maximum
+        prev_role := current_setting('role');
+        prev_rs := current_setting('row_security');
+        BEGIN
+            PERFORM set_config('role', c.owner, true);
+            PERFORM set_config('row_security', 'off', true);
+            EXECUTE q_max INTO top;
+            PERFORM set_config('role', prev_role, true);
+            PERFORM set_config('row_security', prev_rs, true);
+        EXCEPTION WHEN OTHERS THEN
+            PERFORM set_config('role', prev_role, true);
+            RAISE WARNING 'column %.% skipped: its largest id cannot be read as the table''s owner %', c.rel, quote_ident(c.attname), c.owner
+                USING DETAIL = SQLERRM,
+                      HINT = 'Advance this generator by hand: ulid_monotonic_advance(), snowflake_advance() or cosid80_advance() with the column''s largest id.';
+            RETURN NEXT;
+            CONTINUE;
+        END;
+        IF top IS NOT NULL THEN
+            t := CASE WHEN generator = 'gen_monotonic_ulid()' THEN @extschema@.ulid_time(top::@extschema@.ulid)
+                      WHEN m_s IS NOT NULL THEN @extschema@.snowflake_time(top::bigint, lay)
+                      ELSE @extschema@.cosid80_time(top) END;
         END IF;
         IF top IS NULL THEN
             RETURN NEXT;			-- no id stored: nothing to advance
