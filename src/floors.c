@@ -458,6 +458,7 @@ ulid_floor_repair(PG_FUNCTION_ARGS)
 	int64		above_ms;
 	int64		floor;
 	volatile bool was_damaged = false;
+	const char *volatile removed = NULL;
 
 	ulid_require_superuser("repair the ulid restart floor");
 	above_ms = ulid_timestamptz_to_unix_ms(above);	/* 22008 outside ULID times */
@@ -485,6 +486,7 @@ ulid_floor_repair(PG_FUNCTION_ARGS)
 			st->pre_advance_ms = Max(st->pre_advance_ms, floor);
 			SpinLockRelease(&st->mutex);
 		}
+		removed = ulid_floor_file_clear();
 		(void) write_floors(hdr, global, NULL, 0, ERROR);
 		pg_memory_barrier();
 		was_damaged = hdr->damaged;
@@ -499,6 +501,8 @@ ulid_floor_repair(PG_FUNCTION_ARGS)
 	ereport(NOTICE,
 			(errmsg("ulid restart floor file \"%s\" rewritten: every generator issues above %s",
 					ulid_floor_file_path(), ulid_iso_or_ms(above_ms)),
+			 removed ? errdetail("The repair removed %s that stood in its place%s.", removed,
+								 was_damaged ? "; gen_monotonic_ulid() and snowflake_next() issue ids again" : "") :
 			 was_damaged ? errdetail("The damaged file was replaced; gen_monotonic_ulid() and snowflake_next() issue ids again.") : 0));
 	PG_RETURN_VOID();
 }

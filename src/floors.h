@@ -9,8 +9,8 @@
  * snowflake_next()) uses three things from here:
  *
  *	 - a state, found or created by (kind, key) with ulid_state_get(): a
- *	   spinlock and a few words that only that generator interprets.  A
- *	   state nobody has used for a while may be reclaimed for another key:
+ *	   spinlock and a few words that only that generator interprets.  In a
+ *	   full table the least recently used state gives way to another key:
  *	   ulid_state_get() returns the slot's incarnation, and the generator
  *	   checks it under the spinlock (ulid_state_stale()), looking the state
  *	   up again when it changed;
@@ -21,7 +21,7 @@
  *	   the id's time can stand for: for a tick of several milliseconds
  *	   (Snowflake's 10 ms, 256 ms, 1 s units), the tick's last one.  A fresh
  *	   start (a new tick or millisecond) never lies below the state's
- *	   base_ms; after a restart or a reclaim base_ms lies beyond every tick
+ *	   base_ms; after a restart or giving way base_ms lies beyond every tick
  *	   the key issued before.
  *
  * The issuing loop, for every generator:

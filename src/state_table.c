@@ -25,38 +25,68 @@
  * open-addressing hash table of slot numbers, twice the capacity rounded up
  * to a power of two, keyed by a hash of kind and key seeded at startup from
  * pg_strong_random, so that nobody can choose keys that collide), then the
- * role table (the same kind of table: role -> number of states it created).
- * Slot 0 is gen_monotonic_ulid()'s, created at startup and never reclaimed,
- * so that generator never fails for want of a state.
+ * role table (the same kind of table: role -> number of states it created),
+ * then the gone floors (the capacity rounded up to a power of two, one
+ * Unix millisecond each: see GIVING WAY).  Slot 0 is gen_monotonic_ulid()'s,
+ * created at startup and never given away, so that generator never fails
+ * for want of a state.
  *
- * CAPACITY, QUOTAS AND RECLAIMING
- * No ordinary role can make another role's calls fail for want of a state:
- *	- a role other than a superuser creates at most ulid.max_states_per_role
- *	  states (default 10,000: all 8,192 shards of instagram and more), well
- *	  below the capacity (default 32,768), so one role can never fill the
- *	  table;
- *	- a state whose last id is more than ULID_IDLE_MS (1 s) behind the clock
- *	  is idle, and may be reclaimed for a new key: first among the creating
- *	  role's own states when it is at its quota, otherwise among anyone's
- *	  when the table is full.  Advanced states and slot 0 are never
- *	  reclaimed.  A scan for an idle state starts where the last one ended
- *	  (a clock hand) and runs without the table lock; the chosen slot is
- *	  verified under it.
- * The ids of a reclaimed state all lie below reclaimed_ms (its last ms + 1,
- * taken as a maximum over every reclaim), and every state created later
- * starts at base_ms = max(start floor, reclaimed_ms).  Since only states
- * idle for a second are reclaimed, reclaimed_ms stays behind the clock: it
- * only matters when the clock is later set back, and then it keeps a
- * re-created key above what it issued before.  A backend that cached a
- * pointer to a reclaimed slot sees the slot's incarnation changed under its
- * spinlock and looks the key up again.
+ * CAPACITY AND QUOTAS
+ * No number of roles can make another role's call fail for want of a
+ * state, and a superuser is never refused for capacity:
+ *	- a role other than a superuser holds at most ulid.max_states_per_role
+ *	  states (default 10,000: all 8,192 shards of instagram and more).  At
+ *	  its quota it takes one of its own idle states (its last id more than
+ *	  ULID_IDLE_MS, 1 s, behind the clock), or gets 53400 naming the
+ *	  setting: the limit of that role alone;
+ *	- a role within its quota, and a superuser, always get a state: a free
+ *	  slot, or, when the table is full, the least recently used state gives
+ *	  way, whatever its age and whoever created it.  Only slot 0 and the
+ *	  states a superuser advanced (they keep their floors) never give way;
+ *	  only a table holding nothing else refuses (53400, naming the advances).
  * Roles sharing one state (the same layout and node) share its capacity:
  * that is the state's nature, not a limit of the table.
  *
+ * GIVING WAY (the protocol of a full table)
+ *	1. Choosing: the least recently used state, as PostgreSQL's buffer
+ *	   manager approximates it, by a clock sweep.  The sweep starts at the
+ *	   hand and, under each state's mutex, compares the state's issued count
+ *	   with swept, the count the sweep saw the last time it passed: a state
+ *	   that issued since is marked (swept = issued) and passed over, the
+ *	   first that did not is chosen.  A new state starts marked, so it is
+ *	   passed over once.  The generators pay nothing for this (they bump
+ *	   issued anyway).  When four sweeps in a row lose their choice to a
+ *	   state used meanwhile, the first state met gives way, used or not, so
+ *	   a full table always yields.  The sweep holds no table lock.
+ *	2. Taking: under table_lock, then the chosen state's mutex, the choice
+ *	   is verified (the same incarnation, not advanced, issued unchanged)
+ *	   and the state gives way: its high-water mark (last_ms + 1, when it
+ *	   issued anything) is folded, as a maximum, into the gone floor of its
+ *	   key's hash, its entries leave the index and its owner's count, the
+ *	   incarnation changes, and the slot becomes the new key's state.
+ *	3. Coming back: every new state starts at base_ms = max(start_ms, the
+ *	   gone floor of its key's hash), so a key that gave way issues above
+ *	   everything it issued before, whatever the clock does meanwhile (a
+ *	   fresh start never lies below base_ms, and the generators issue from a
+ *	   base ahead of the clock at once).  Keys sharing a gone floor only
+ *	   start higher; a hot key that comes back starts on its next tick.
+ *	4. A backend that cached a pointer to a state that gave way sees the
+ *	   incarnation changed under the state's spinlock and looks the key up
+ *	   again (the generators' STALE path).
+ * The gone floors live in shared memory: after a restart or a crash they are
+ * gone, and they need not survive.  Every id a state that is not advanced
+ * issued lies below the server-wide floor persisted in the floor file
+ * (floors.c: no such id is issued until the file says so), and start_ms
+ * starts there; advanced states never give way and the file keeps their own
+ * floors.  So across a clean restart, an immediate shutdown or the kill -9
+ * of a backend, every key, whether it gave way or not, starts above every
+ * id it issued.
+ *
  * LOCKING PROTOCOL
- *	- table_lock (spinlock) protects the index, the role table, the slots'
- *	  keys, owners and incarnations, nused, start_ms and reclaimed_ms.  It is
- *	  held for a hash probe and a few stores: never for a scan of the slots.
+ *	- table_lock (spinlock) protects the index, the role table, the gone
+ *	  floors, the slots' keys, owners and incarnations, nused and start_ms.
+ *	  It is held for a hash probe and a few stores: never for a scan of the
+ *	  slots.
  *	  A lookup takes it too; backends cache what they found, so a generator
  *	  takes it only on its first call for a key.
  *	- each state's mutex (spinlock) protects its words, flags, floors and
@@ -65,8 +95,9 @@
  *	  store.  No allocation, error, system call or other lock inside; the
  *	  clock is read and randomness drawn before taking it.  So the cost per
  *	  id is one uncontended spinlock, never an LWLock, a buffer lock or WAL.
- *	  Reclaiming takes a state's mutex while holding table_lock (that order,
- *	  and only there).
+ *	  Giving way takes a state's mutex while holding table_lock (that order,
+ *	  and only there); the sweep takes each state's mutex alone, holding no
+ *	  other lock.
  *
  *-------------------------------------------------------------------------
  */
@@ -88,13 +119,13 @@
 #include "state_table.h"
 
 #define ULID_SHMEM_MAGIC		0x554C4944	/* "ULID" */
-#define ULID_SHMEM_VERSION		2
+#define ULID_SHMEM_VERSION		3
 #define ULID_SHMEM_NAME			"ulid generator state"
-#define ULID_DSM_NAME			"ulid generator state v2"
+#define ULID_DSM_NAME			"ulid generator state v3"
 #define ULID_DEFAULT_STATES		32768
 #define ULID_DEFAULT_ROLE_STATES 10000
 
-/* a state whose last id is this far behind the clock may be reclaimed */
+/* a role at its quota may take its own state this far behind the clock */
 #define ULID_IDLE_MS			1000
 
 
@@ -114,6 +145,7 @@ StaticAssertDecl(ULID_STATE_KEY_BYTES == ULID_FLOOR_KEY_BYTES,
 #define INDEX(hdr)		((uint32 *) ((char *) (hdr) + HEADER_SIZE + \
 									 (Size) (hdr)->capacity * sizeof(UlidSlot)))
 #define ROLES(hdr)		((UlidRoleCount *) (INDEX(hdr) + (hdr)->index_size))
+#define GONE(hdr)		((int64 *) (ROLES(hdr) + (hdr)->index_size))
 
 /* this process's view of the shared state; NULL until found */
 UlidSharedHeader *ulid_shared = NULL;
@@ -125,11 +157,16 @@ static bool preloaded = false;	/* loaded through shared_preload_libraries */
 static shmem_request_hook_type prev_shmem_request_hook = NULL;
 static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
 
-
 static uint32
 state_index_size_for(uint32 capacity)
 {
 	return pg_nextpower2_32(capacity * 2);
+}
+
+static uint32
+gone_size_for(uint32 capacity)
+{
+	return pg_nextpower2_32(capacity);
 }
 
 static Size
@@ -141,6 +178,7 @@ shared_size(uint32 capacity)
 	sz = add_size(sz, mul_size(capacity, sizeof(UlidSlot)));
 	sz = add_size(sz, mul_size(isize, sizeof(uint32)));
 	sz = add_size(sz, mul_size(isize, sizeof(UlidRoleCount)));
+	sz = add_size(sz, mul_size(gone_size_for(capacity), sizeof(int64)));
 	return sz;
 }
 
@@ -289,6 +327,7 @@ fill_slot(UlidGenState *st, uint32 kind,
 	st->pre_advance_ms = base_ms;
 	st->own_floor = 0;
 	st->issued = st->borrows = st->waits = st->failures = 0;
+	st->swept = PG_UINT64_MAX;	/* a new state passes the sweep once */
 	st->kind = kind;
 	st->hash = h;
 	st->owner = owner;
@@ -311,27 +350,6 @@ new_slot(UlidSharedHeader *hdr, uint32 kind, const uint8 *key, uint32 h,
 	return st;
 }
 
-UlidGenState *
-ulid_state_restore(UlidSharedHeader *hdr, uint32 kind, const uint8 *key,
-				   int64 floor)
-{
-	uint32		h = key_hash(hdr, kind, key);
-	int			slot;
-	UlidGenState *st = NULL;
-
-	SpinLockAcquire(&hdr->table_lock);
-	slot = state_index_find(hdr, kind, key, h);
-	if (slot >= 0)
-		st = SLOT(hdr, slot);
-	else if (hdr->nused < hdr->capacity)
-		st = new_slot(hdr, kind, key, h, InvalidOid,
-					  Max(hdr->start_ms, hdr->reclaimed_ms), ulid_clock_now_ms());
-	else
-		hdr->reclaimed_ms = Max(hdr->reclaimed_ms, floor);
-	SpinLockRelease(&hdr->table_lock);
-	return st;
-}
-
 /* ---- initialisation ---------------------------------------------------- */
 
 /* Initialise a new shared structure; reads the floor file (never throws). */
@@ -349,6 +367,7 @@ init_shared(UlidSharedHeader *hdr, uint32 capacity)
 	hdr->size = shared_size(capacity);
 	hdr->capacity = capacity;
 	hdr->index_size = state_index_size_for(capacity);
+	hdr->gone_size = gone_size_for(capacity);
 	if (!pg_strong_random(&hdr->seed, sizeof(hdr->seed)))
 		hdr->seed = (uint64) now ^ ((uint64) MyProcPid << 32);
 	SpinLockInit(&hdr->table_lock);
@@ -431,7 +450,7 @@ ulid_state_table_init(void)
 {
 	DefineCustomIntVariable("ulid.max_states_per_role",
 							"Number of shared generator states one role other than a superuser may create.",
-							"States idle for a second are reclaimed when a role reaches it. Keeps one role from filling the table of ulid.max_generator_states.",
+							"At it, a role takes its own states idle for a second. In a full table of ulid.max_generator_states, the least recently used state gives way.",
 							&max_role_states,
 							ULID_DEFAULT_ROLE_STATES, 1, INT_MAX,
 							PGC_SIGHUP, 0,
@@ -443,7 +462,7 @@ ulid_state_table_init(void)
 
 	DefineCustomIntVariable("ulid.max_generator_states",
 							"Number of shared generator states (one for gen_monotonic_ulid(), one per Snowflake bit structure and node).",
-							"Each takes 128 bytes of shared memory and 12 bytes of index. Only settable at server start.",
+							"Each takes 256 bytes of shared memory and 32 bytes of tables. Only settable at server start.",
 							&max_states,
 							ULID_DEFAULT_STATES, 16, 1 << 24,
 							PGC_POSTMASTER, 0,
@@ -521,7 +540,7 @@ ulid_shared_get(void)
 
 /* ---- finding and creating states --------------------------------------- */
 
-/* A state nobody has used for ULID_IDLE_MS, which may be reclaimed. */
+/* A state nobody has used for ULID_IDLE_MS (the quota's test). */
 static inline bool
 is_idle(const UlidGenState *st, int64 now)
 {
@@ -529,8 +548,9 @@ is_idle(const UlidGenState *st, int64 now)
 }
 
 /*
- * An idle slot to reclaim (of owner, unless InvalidOid), found without the
- * table lock: a hint the caller verifies.  -1 if none.
+ * An idle slot of owner to take for the owner's new key (it is at its
+ * quota), found without the table lock: a hint the caller verifies.  -1 if
+ * none.
  */
 static int
 find_idle(UlidSharedHeader *hdr, Oid owner, int64 now, uint32 *incarnation)
@@ -543,16 +563,119 @@ find_idle(UlidSharedHeader *hdr, Oid owner, int64 now, uint32 *incarnation)
 		uint32		i = (start + k) % n;
 		UlidGenState *st = SLOT(hdr, i);
 
-		if (i == 0 || (owner != InvalidOid && st->owner != owner))
+		if (i == 0 || st->owner != owner)
 			continue;
 		if (is_idle(st, now))
 		{
-			pg_atomic_write_u32(&hdr->hand, i + 1);
 			*incarnation = st->incarnation;
 			return (int) i;
 		}
 	}
 	return -1;
+}
+
+/*
+ * The clock sweep of a full table: the least recently used state, found
+ * without the table lock (a hint the caller verifies).  From the hand on,
+ * a state that issued an id since the hand last passed it (issued differs
+ * from swept) is marked and passed over; the first one that did not is
+ * chosen, with its incarnation and issued count.  With forced, or when two
+ * turns find nothing (every state was used meanwhile), the first state that
+ * may give way is chosen, whatever its use.  Slot 0 and advanced states
+ * never give way; -1 when no other state exists.
+ */
+static int
+sweep(UlidSharedHeader *hdr, bool forced, uint32 *incarnation, uint64 *issued)
+{
+	uint32		n = hdr->nused;
+	uint32		start = pg_atomic_read_u32(&hdr->hand);
+	int			fallback = -1;
+
+	for (uint32 k = 0; k < 2 * n; k++)
+	{
+		uint32		i = (start + k) % n;
+		UlidGenState *st = SLOT(hdr, i);
+		bool		take = false;
+
+		if (i == 0)
+			continue;
+		SpinLockAcquire(&st->mutex);
+		if (!st->advanced)
+		{
+			if (forced || st->issued == st->swept)
+				take = true;
+			else
+				st->swept = st->issued;
+			if (take || fallback < 0)
+			{
+				*incarnation = st->incarnation;
+				*issued = st->issued;
+				if (fallback < 0)
+					fallback = (int) i;
+			}
+		}
+		SpinLockRelease(&st->mutex);
+		if (take)
+		{
+			pg_atomic_write_u32(&hdr->hand, (i + 1) % n);
+			return (int) i;
+		}
+	}
+	/* every state was used within two turns: the first one met gives way */
+	if (fallback >= 0)
+	{
+		UlidGenState *st = SLOT(hdr, fallback);
+
+		SpinLockAcquire(&st->mutex);
+		*incarnation = st->incarnation;
+		*issued = st->issued;
+		SpinLockRelease(&st->mutex);
+		pg_atomic_write_u32(&hdr->hand, ((uint32) fallback + 1) % n);
+	}
+	return fallback;
+}
+
+/*
+ * The floor of the states that gave way with key hash h: a new state of a
+ * key with that hash starts at or above it.
+ */
+static inline int64 *
+gone_floor(UlidSharedHeader *hdr, uint32 h)
+{
+	return &GONE(hdr)[h & (hdr->gone_size - 1)];
+}
+
+/* Where a new state of a key with hash h starts (under table_lock). */
+static inline int64
+start_of(UlidSharedHeader *hdr, uint32 h)
+{
+	return Max(hdr->start_ms, *gone_floor(hdr, h));
+}
+
+/*
+ * Slot i's state gives way to (kind, key, h) of role.  The caller holds
+ * table_lock and the victim's mutex, and verified that it may.
+ */
+static void
+give_way(UlidSharedHeader *hdr, int i, uint32 kind, const uint8 *key,
+		 uint32 h, Oid role, int64 now)
+{
+	UlidGenState *victim = SLOT(hdr, i);
+
+	/* everything it issued lies below its last ms + 1 (see GIVING WAY) */
+	if (victim->issued > 0)
+	{
+		int64	   *gone = gone_floor(hdr, victim->hash);
+
+		*gone = Max(*gone, victim->last_ms + 1);
+	}
+	state_index_delete(hdr, i);
+	role_add(hdr, victim->owner, -1);
+	victim->incarnation++;
+	fill_slot(victim, kind, key, h, role, start_of(hdr, h), now);
+	state_index_insert(hdr, i);
+	role_add(hdr, role, 1);
+	pg_atomic_fetch_add_u64(&hdr->reclaims, 1);
 }
 
 static void
@@ -568,12 +691,15 @@ report_full(UlidSharedHeader *hdr, bool quota, Oid role, uint32 held)
 						 hdr->capacity)));
 	ereport(ERROR,
 			(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
-			 errmsg("all %u ulid generator states are in use", hdr->capacity),
-			 errdetail("One is gen_monotonic_ulid()'s and each other one a Snowflake bit structure and node's; none has been idle for a second, so none can be reclaimed."),
+			 errmsg("all %u ulid generator states are advanced", hdr->capacity),
+			 errdetail("Every state but gen_monotonic_ulid()'s was advanced by a superuser (snowflake_advance(), cosid80_advance()); an advanced state keeps its floor and never gives way to a new one."),
 			 preloaded ?
-			 errhint("Raise ulid.max_generator_states in postgresql.conf and restart the server, or lower ulid.max_states_per_role.") :
-			 errhint("Load ulid through shared_preload_libraries and set ulid.max_generator_states in postgresql.conf.")));
+			 errhint("Undo the advances no longer needed with snowflake_reset() or cosid80_reset(), or raise ulid.max_generator_states in postgresql.conf and restart the server.") :
+			 errhint("Undo the advances no longer needed with snowflake_reset() or cosid80_reset(), or load ulid through shared_preload_libraries and set ulid.max_generator_states in postgresql.conf.")));
 }
+
+/* sweeps of a full table before the first state met gives way, used or not */
+#define SWEEPS_BEFORE_FORCING	4
 
 UlidGenState *
 ulid_state_get(UlidStateKind kind, const uint8 key[ULID_STATE_KEY_BYTES],
@@ -589,9 +715,11 @@ ulid_state_get(UlidStateKind kind, const uint8 key[ULID_STATE_KEY_BYTES],
 		int64		now = ulid_clock_now_ms();
 		int			slot;
 		uint32		held;
-		uint32		idle_inc = 0;
-		int			idle;
+		uint32		victim_inc = 0;
+		uint64		victim_issued = 0;
+		int			victim;
 		bool		quota;
+		bool		forced = attempt >= SWEEPS_BEFORE_FORCING;
 		UlidGenState *st = NULL;
 
 		SpinLockAcquire(&hdr->table_lock);
@@ -607,46 +735,50 @@ ulid_state_get(UlidStateKind kind, const uint8 key[ULID_STATE_KEY_BYTES],
 		quota = limited && held >= (uint32) max_role_states;
 		if (!quota && hdr->nused < hdr->capacity)
 		{
-			st = new_slot(hdr, kind, key, h, role,
-						  Max(hdr->start_ms, hdr->reclaimed_ms), now);
+			st = new_slot(hdr, kind, key, h, role, start_of(hdr, h), now);
 			*incarnation = st->incarnation;
 			SpinLockRelease(&hdr->table_lock);
 			return st;
 		}
 		SpinLockRelease(&hdr->table_lock);
 
-		/* reclaim an idle state: the role's own at its quota, else anyone's */
-		idle = find_idle(hdr, quota ? role : InvalidOid, now, &idle_inc);
-		if (idle < 0 || attempt >= 8)
-			report_full(hdr, quota, role, held);
+		/*
+		 * At its quota, the role's own idle state; in a full table, the
+		 * least recently used state, whatever its age.
+		 */
+		if (quota)
+		{
+			victim = find_idle(hdr, role, now, &victim_inc);
+			if (victim < 0 || attempt >= 8)
+				report_full(hdr, true, role, held);
+		}
+		else
+		{
+			victim = sweep(hdr, forced, &victim_inc, &victim_issued);
+			if (victim < 0)
+				report_full(hdr, false, role, held);
+		}
 
 		SpinLockAcquire(&hdr->table_lock);
 		if (state_index_find(hdr, kind, key, h) < 0)
 		{
-			UlidGenState *victim = SLOT(hdr, idle);
-
-			SpinLockAcquire(&victim->mutex);
-			if (victim->incarnation == idle_inc && is_idle(victim, now))
+			st = SLOT(hdr, victim);
+			SpinLockAcquire(&st->mutex);
+			if (st->incarnation == victim_inc && !st->advanced &&
+				(quota ? is_idle(st, now) : forced || st->issued == victim_issued))
 			{
-				if (victim->valid)
-					hdr->reclaimed_ms = Max(hdr->reclaimed_ms, victim->last_ms + 1);
-				state_index_delete(hdr, idle);
-				role_add(hdr, victim->owner, -1);
-				victim->incarnation++;
-				fill_slot(victim, kind, key, h, role,
-						  Max(hdr->start_ms, hdr->reclaimed_ms), now);
-				state_index_insert(hdr, idle);
-				role_add(hdr, role, 1);
-				pg_atomic_fetch_add_u64(&hdr->reclaims, 1);
-				st = victim;
+				give_way(hdr, victim, kind, key, h, role, now);
 				*incarnation = st->incarnation;
 			}
-			SpinLockRelease(&victim->mutex);
+			else
+				st = NULL;		/* used or taken meanwhile */
+			SpinLockRelease(&SLOT(hdr, victim)->mutex);
 		}
 		SpinLockRelease(&hdr->table_lock);
 		if (st != NULL)
 			return st;
 		/* lost a race (the key was created, or the slot used): again */
+		CHECK_FOR_INTERRUPTS();
 	}
 }
 
@@ -658,4 +790,30 @@ ulid_require_superuser(const char *what)
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("must be superuser to %s", what),
 				 errdetail("The shared generator state is a server-wide resource.")));
+}
+
+UlidGenState *
+ulid_state_restore(UlidSharedHeader *hdr, uint32 kind, const uint8 *key,
+				   int64 floor)
+{
+	uint32		h = key_hash(hdr, kind, key);
+	int			slot;
+	UlidGenState *st = NULL;
+
+	SpinLockAcquire(&hdr->table_lock);
+	slot = state_index_find(hdr, kind, key, h);
+	if (slot >= 0)
+		st = SLOT(hdr, slot);
+	else if (hdr->nused < hdr->capacity)
+		st = new_slot(hdr, kind, key, h, InvalidOid, start_of(hdr, h),
+					  ulid_clock_now_ms());
+	else
+	{
+		/* the key's state, when created, starts above floor */
+		int64	   *gone = gone_floor(hdr, h);
+
+		*gone = Max(*gone, floor);
+	}
+	SpinLockRelease(&hdr->table_lock);
+	return st;
 }

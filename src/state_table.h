@@ -2,9 +2,12 @@
  *
  * state_table.h
  *	  The shared table of generator states: keyed states in shared memory,
- *	  found or created by (kind, key).  See state_table.c for the memory,
- *	  the locking protocol and how a state gives way.  Floors: floors.h; the
- *	  view: state_view.h.
+ *	  found or created by (kind, key).  A full table never refuses a role
+ *	  within its quota, nor a superuser: its least recently used state gives
+ *	  way (a clock sweep), folding its high-water mark into a floor that
+ *	  every state of its key starts above; states a superuser advanced never
+ *	  give way.  The protocol ("GIVING WAY"), the memory and the locking:
+ *	  state_table.c.  Floors: floors.h; the view: state_view.h.
  *
  *-------------------------------------------------------------------------
  */
@@ -43,7 +46,7 @@ typedef struct UlidGenState
 	bool		advanced;		/* own_floor is in force (an advance) */
 	bool		ahead;			/* its last tick came from a floor or an
 								 * advance, not the clock (gen_snowflake.c) */
-	uint32		incarnation;	/* changes when the slot is reclaimed */
+	uint32		incarnation;	/* changes when the state gives way */
 	uint64		word[ULID_STATE_WORDS];	/* the generator's state */
 	int64		last_ms;		/* the last ms of the last id issued (or the
 								 * creation time before any) */
@@ -56,6 +59,7 @@ typedef struct UlidGenState
 	uint64		waits;			/* calls that waited (clock or floor write) */
 	uint64		failures;		/* calls that failed inside the generator */
 	int64		pre_advance_ms;	/* base_ms again once an advance is reset */
+	uint64		swept;			/* issued when the sweep last passed */
 	bool		ahead_logged;	/* ahead: the LOG line about it was written */
 	/* the key: constant while the slot holds it (changed under the table lock) */
 	uint32		kind;
@@ -69,14 +73,15 @@ typedef struct UlidGenState
  * counters zero, base_ms above every id the key issued before).  *incarnation
  * receives the slot's incarnation, for ulid_state_stale().  Errors: 55000
  * when there is no shared state (not preloaded, no DSM registry), 53400 when
- * the calling role holds ulid.max_states_per_role states or the table is
- * full, and no idle state can be reclaimed.
+ * the calling role, not a superuser, holds ulid.max_states_per_role states
+ * and none of them is idle, or when every state is advanced.  A full table
+ * otherwise gives way (state_table.c, "GIVING WAY").
  */
 extern UlidGenState *ulid_state_get(UlidStateKind kind,
 									const uint8 key[ULID_STATE_KEY_BYTES],
 									uint32 *incarnation);
 
-/* Under st->mutex: was the slot reclaimed since ulid_state_get()? */
+/* Under st->mutex: did the state give way since ulid_state_get()? */
 static inline bool
 ulid_state_stale(const UlidGenState *st, uint32 incarnation)
 {
@@ -113,10 +118,10 @@ typedef struct UlidSharedHeader
 	slock_t		table_lock;
 	uint32		nused;			/* slots ever handed out */
 	int64		start_ms;		/* base of a state created now */
-	int64		reclaimed_ms;	/* above every id of a reclaimed state */
+	uint32		gone_size;		/* entries of the floors of states that gave way */
 	uint32		nadvanced;		/* states advanced (under writing) */
-	pg_atomic_uint32 hand;		/* where the next idle scan starts */
-	pg_atomic_uint64 reclaims;	/* states reclaimed since start */
+	pg_atomic_uint32 hand;		/* where the next sweep starts */
+	pg_atomic_uint64 reclaims;	/* states that gave way since start */
 	pg_atomic_uint64 durable_ms;	/* the server-wide floor last persisted */
 	pg_atomic_uint32 writing;	/* 1 while a backend writes the floor file */
 	bool		damaged;		/* the file was damaged: refuse to issue */
@@ -142,8 +147,9 @@ extern UlidSharedHeader *ulid_shared_get(void);
 
 /*
  * The state of (kind, key) for a floor learnt from elsewhere (WAL replay):
- * found, or created with no owner.  With the table full, NULL, and every
- * state created later starts above floor instead.  Takes table_lock.
+ * found, or created with no owner.  With the table full, NULL, and the
+ * key's state, when created later, starts above floor instead (its gone
+ * floor).  Takes table_lock.
  */
 extern UlidGenState *ulid_state_restore(UlidSharedHeader *hdr, uint32 kind,
 										const uint8 *key, int64 floor);

@@ -105,6 +105,13 @@ ulid_clock_now_ms(void)
 /* random.h: pg_strong_random() output, buffered per backend */
 #include "random.h"
 
+/*
+ * codecs.c: the 1-based number of the character of s[0..len) that holds byte
+ * off (clipped to len), never counting a part of a multibyte character:
+ * what an error detail quotes as a position
+ */
+extern int	ulid_char_number(const char *s, size_t len, size_t off);
+
 /* codecs.c: TypeID text of 16 bytes; ERROR 22023 for an invalid prefix */
 extern void ulid_check_typeid_prefix(text *prefix);
 extern text *ulid_typeid_text(const uint8 *id, text *prefix);
