@@ -24,7 +24,9 @@
 #include "utils/timestamp.h"
 
 #include "cosid.h"
-#include "shmem.h"
+#include "floors.h"
+#include "modules.h"
+#include "state_view.h"
 
 #define COSID80_HINT "COSID_80 text is 15 Base62 characters (0-9, A-Z, a-z): time 8, node 4, sequence 3, such as 0VZEV0mp000300H."
 #define FRIENDLY80_HINT "A COSID_80 friendly id is yyyyMMddHHmmssSSS-NNNNNNN-SSSSS (node 7 digits, sequence 5), as cosid80_friendly() writes it."
@@ -73,7 +75,7 @@ parse80(text *t, const char *fn, int64 *ms, uint64 *node, uint64 *seq)
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 			 errmsg("invalid input syntax for %s: \"%s\"", fn, text_to_cstring(t)),
-			 errdetail("At character %d: %s", pg_mbstrlen_with_len(s, (int) err.pos) + 1, err.msg),
+			 errdetail("At character %d: %s", ulid_char_number(s, (size_t) len, err.pos), err.msg),
 			 errhint(COSID80_HINT)));
 }
 
@@ -197,8 +199,7 @@ cosid80_from_friendly(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 				 errmsg("invalid input syntax for cosid80_from_friendly: \"%s\"", text_to_cstring(t)),
-				 errdetail("At character %d: %s", pg_mbstrlen_with_len(s, (int) Min(err.pos, (size_t) len)) + 1,
-						   err.msg),
+				 errdetail("At character %d: %s", ulid_char_number(s, (size_t) len, err.pos), err.msg),
 				 errhint(FRIENDLY80_HINT)));
 	ms = sf_local_to_utc(zone, local, text_to_cstring(t), "cosid80_from_friendly");
 	if (ms < 0 || ms > COSID80_MAX_MS)

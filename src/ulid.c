@@ -10,7 +10,7 @@
 
 #include "utils/guc.h"
 
-#include "shmem.h"
+#include "modules.h"
 
 PG_MODULE_MAGIC;
 
@@ -20,9 +20,11 @@ void
 _PG_init(void)
 {
 	ulid_clock_init();
-	ulid_shmem_init();
+	ulid_state_table_init();
+	ulid_wal_init();
 	ulid_gen_monotonic_init();
 	ulid_gen_snowflake_init();
+	ulid_cosid80_init();
 
 	/* after every ulid.* setting is defined */
 	MarkGUCPrefixReserved("ulid");

@@ -95,6 +95,10 @@ SELECT name, ok FROM (VALUES
     ('ulid_floor_repair', (SELECT ext.gen_monotonic_ulid() OPERATOR(ext.>) ext.ulid_upper(now())
                            FROM ext.ulid_floor_repair(now()) r)),
     ('ulid_generator_state', (SELECT issued > 0 FROM ext.ulid_generator_state WHERE kind = 'ulid')),
+    ('ulid_advance_from_tables', (SELECT count(*) FROM ext.ulid_advance_from_tables())
+                                 = (SELECT count(*) FROM pg_attrdef d JOIN pg_class c ON c.oid = d.adrelid
+                                    WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition
+                                      AND pg_get_expr(d.adbin, d.adrelid) ~ '(gen_monotonic_ulid|snowflake_next|cosid80_next)\(')),
     ('ulid_time', ext.ulid_time('01HTQW311N1KR5G0Y75M3EF00H') = '2024-04-05 19:34:38.901Z'),
     ('ulid_unix_ms', ext.ulid_unix_ms('01HTQW311N1KR5G0Y75M3EF00H') = 1712345678901),
     ('ulid_random', ext.ulid_random('01HTQW311N1KR5G0Y75M3EF00H') = '\x0cf05803c72d06e78011'),
