@@ -30,6 +30,14 @@
  * Unix millisecond each: see GIVING WAY).  Slot 0 is gen_monotonic_ulid()'s,
  * created at startup and never given away, so that generator never fails
  * for want of a state.
+ * Memory: a state takes 256 bytes (two of PostgreSQL's 128-byte cache
+ * lines), plus 32 bytes of tables (two index entries of 4 bytes, two
+ * role-table entries of 8 bytes, one 8-byte gone floor, the tables sized to
+ * a power of two).  At the default 32,768 states that is 9 MiB (8 MiB of
+ * states, 256 KiB of index, 512 KiB of role table, 256 KiB of gone floors;
+ * pg_shmem_allocations shows 9,437,568 bytes with the header), on the
+ * preload path and in the DSM segment alike; Instagram's 8,192 shards on one
+ * server take 2.25 MiB.
  *
  * CAPACITY AND QUOTAS
  * No number of roles can make another role's call fail for want of a
