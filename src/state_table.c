@@ -30,11 +30,14 @@
  * Unix millisecond each: see GIVING WAY).  Slot 0 is gen_monotonic_ulid()'s,
  * created at startup and never given away, so that generator never fails
  * for want of a state.
- * Memory: a state takes 256 bytes (two 128-byte cache lines), plus 32 bytes
- * of tables (two index entries of 4 bytes, two role-table entries of 8
- * bytes, one gone floor of 8 bytes; the tables sized to a power of two).  At
- * the default 32,768 states that is 9 MiB, on the preload path and in the
- * DSM segment alike; Instagram's 8,192 shards on one server take 2.25 MiB.
+ * Memory: a state takes 256 bytes (two of PostgreSQL's 128-byte cache
+ * lines), plus 32 bytes of tables (two index entries of 4 bytes, two
+ * role-table entries of 8 bytes, one 8-byte gone floor, the tables sized to
+ * a power of two).  At the default 32,768 states that is 9 MiB (8 MiB of
+ * states, 256 KiB of index, 512 KiB of role table, 256 KiB of gone floors;
+ * pg_shmem_allocations shows 9,437,568 bytes with the header), on the
+ * preload path and in the DSM segment alike; Instagram's 8,192 shards on one
+ * server take 2.25 MiB.
  *
  * CAPACITY AND QUOTAS
  * No number of roles can make another role's call fail for want of a
@@ -55,14 +58,17 @@
  * GIVING WAY (the protocol of a full table)
  *	1. Choosing: the least recently used state, as PostgreSQL's buffer
  *	   manager approximates it, by a clock sweep.  The sweep starts at the
- *	   hand and, under each state's mutex, compares the state's issued count
- *	   with swept, the count the sweep saw the last time it passed: a state
- *	   that issued since is marked (swept = issued) and passed over, the
- *	   first that did not is chosen.  A new state starts marked, so it is
- *	   passed over once.  The generators pay nothing for this (they bump
- *	   issued anyway).  When four sweeps in a row lose their choice to a
- *	   state used meanwhile, the first state met gives way, used or not, so
- *	   a full table always yields.  The sweep holds no table lock.
+ *	   hand and compares each state's issued count with swept, the count
+ *	   the sweep saw the last time it passed: a state that issued since is
+ *	   marked (swept = issued) and passed over, the first that did not is
+ *	   chosen.  A new state starts marked, so it is passed over once.  The
+ *	   generators pay nothing for this (they bump issued anyway).  A sweep
+ *	   looks at SWEEP_MAX (1,024) states at most, so its cost is bounded
+ *	   whatever the capacity: when all of them were used since the last
+ *	   pass, the one whose last id is oldest is chosen.  The sweep takes no
+ *	   lock (it reads hints, and only sweeps write swept); when four tries
+ *	   in a row lose their choice to a state used meanwhile, the first
+ *	   state met gives way, used or not, so a full table always yields.
  *	2. Taking: under table_lock, then the chosen state's mutex, the choice
  *	   is verified (the same incarnation, not advanced, issued unchanged)
  *	   and the state gives way: its high-water mark (last_ms + 1, when it
@@ -101,8 +107,7 @@
  *	  clock is read and randomness drawn before taking it.  So the cost per
  *	  id is one uncontended spinlock, never an LWLock, a buffer lock or WAL.
  *	  Giving way takes a state's mutex while holding table_lock (that order,
- *	  and only there); the sweep takes each state's mutex alone, holding no
- *	  other lock.
+ *	  and only there), and verifies there what the lock-free sweep chose.
  *
  *-------------------------------------------------------------------------
  */
@@ -132,6 +137,9 @@
 
 /* a role at its quota may take its own state this far behind the clock */
 #define ULID_IDLE_MS			1000
+
+/* the most states one sweep of a full table looks at (GIVING WAY) */
+#define SWEEP_MAX				1024
 
 
 typedef struct UlidRoleCount
@@ -581,63 +589,56 @@ find_idle(UlidSharedHeader *hdr, Oid owner, int64 now, uint32 *incarnation)
 
 /*
  * The clock sweep of a full table: the least recently used state, found
- * without the table lock (a hint the caller verifies).  From the hand on,
- * a state that issued an id since the hand last passed it (issued differs
- * from swept) is marked and passed over; the first one that did not is
- * chosen, with its incarnation and issued count.  With forced, or when two
- * turns find nothing (every state was used meanwhile), the first state that
- * may give way is chosen, whatever its use.  Slot 0 and advanced states
- * never give way; -1 when no other state exists.
+ * without any lock (a hint the caller verifies under the locks).  From the
+ * hand on, a state that issued an id since the hand last passed it (issued
+ * differs from swept) is marked (swept = issued) and passed over; the
+ * first one that did not is chosen, with its incarnation and issued count.
+ * A sweep looks at SWEEP_MAX states at most: when every one was used since
+ * the last pass, the one among them whose last id is oldest is chosen.
+ * With forced, the first state that may give way is chosen, used or not.
+ * Slot 0 and advanced states never give way; -1 when no other state exists.
  */
 static int
 sweep(UlidSharedHeader *hdr, bool forced, uint32 *incarnation, uint64 *issued)
 {
 	uint32		n = hdr->nused;
 	uint32		start = pg_atomic_read_u32(&hdr->hand);
-	int			fallback = -1;
+	uint32		limit = Min(2 * n, SWEEP_MAX);
+	int			oldest = -1;
+	int64		oldest_ms = PG_INT64_MAX;
 
-	for (uint32 k = 0; k < 2 * n; k++)
+	for (uint32 k = 0; k < limit; k++)
 	{
 		uint32		i = (start + k) % n;
-		UlidGenState *st = SLOT(hdr, i);
-		bool		take = false;
+		volatile UlidGenState *st = SLOT(hdr, i);
+		uint64		used;
 
-		if (i == 0)
+		if (i == 0 || st->advanced)
 			continue;
-		SpinLockAcquire(&st->mutex);
-		if (!st->advanced)
-		{
-			if (forced || st->issued == st->swept)
-				take = true;
-			else
-				st->swept = st->issued;
-			if (take || fallback < 0)
-			{
-				*incarnation = st->incarnation;
-				*issued = st->issued;
-				if (fallback < 0)
-					fallback = (int) i;
-			}
-		}
-		SpinLockRelease(&st->mutex);
-		if (take)
+		used = st->issued;
+		if (forced || used == st->swept)
 		{
 			pg_atomic_write_u32(&hdr->hand, (i + 1) % n);
+			*incarnation = st->incarnation;
+			*issued = used;
 			return (int) i;
 		}
+		st->swept = used;
+		if (st->last_ms < oldest_ms)
+		{
+			oldest = (int) i;
+			oldest_ms = st->last_ms;
+		}
 	}
-	/* every state was used within two turns: the first one met gives way */
-	if (fallback >= 0)
+	if (oldest >= 0)
 	{
-		UlidGenState *st = SLOT(hdr, fallback);
+		volatile UlidGenState *st = SLOT(hdr, oldest);
 
-		SpinLockAcquire(&st->mutex);
+		pg_atomic_write_u32(&hdr->hand, (start + limit) % n);
 		*incarnation = st->incarnation;
 		*issued = st->issued;
-		SpinLockRelease(&st->mutex);
-		pg_atomic_write_u32(&hdr->hand, ((uint32) fallback + 1) % n);
 	}
-	return fallback;
+	return oldest;
 }
 
 /*
@@ -703,7 +704,7 @@ report_full(UlidSharedHeader *hdr, bool quota, Oid role, uint32 held)
 			 errhint("Undo the advances no longer needed with snowflake_reset() or cosid80_reset(), or load ulid through shared_preload_libraries and set ulid.max_generator_states in postgresql.conf.")));
 }
 
-/* sweeps of a full table before the first state met gives way, used or not */
+/* tries of a full table before the first state met gives way, used or not */
 #define SWEEPS_BEFORE_FORCING	4
 
 UlidGenState *

@@ -59,7 +59,9 @@ typedef struct UlidGenState
 	uint64		waits;			/* calls that waited (clock or floor write) */
 	uint64		failures;		/* calls that failed inside the generator */
 	int64		pre_advance_ms;	/* base_ms again once an advance is reset */
-	uint64		swept;			/* issued when the sweep last passed */
+	uint64		swept;			/* issued when the sweep last passed (the
+								 * sweep's hint: read and written without
+								 * the mutex) */
 	bool		ahead_logged;	/* ahead: the LOG line about it was written */
 	/* the key: constant while the slot holds it (changed under the table lock) */
 	uint32		kind;
