@@ -78,9 +78,6 @@ extern void sf_reset_state(const sfl_layout *l, int kind, int64 node);
 /* From ulid_gen_snowflake_init(): the view's COSID_80 kind (cosid80.c). */
 extern void ulid_cosid80_init(void);
 
-/* ulid.node_id, -1 when unset */
-extern int	sf_node_id(void);
-
 /* The UTC instant of a local time in zone (22P02 when skipped or repeated). */
 extern int64 sf_local_to_utc(text *zone, int64 local_ms, const char *input,
 							 const char *fn);

@@ -10,6 +10,7 @@
 
 #include "utils/guc.h"
 
+#include "node.h"
 #include "shmem.h"
 
 PG_MODULE_MAGIC;
@@ -22,6 +23,7 @@ _PG_init(void)
 	ulid_clock_init();
 	ulid_shmem_init();
 	ulid_gen_monotonic_init();
+	ulid_node_init();
 	ulid_gen_snowflake_init();
 
 	/* after every ulid.* setting is defined */
