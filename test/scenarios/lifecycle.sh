@@ -26,7 +26,7 @@ source "$here/../lib.sh"
 harness_attach
 
 S=lifecycle
-if ! pg_new $S "ulid.node_id = 3" || ! pg_start $S; then
+if ! pg_new $S "ulid.node_id = 3" "ulid.node_ids = '5'" || ! pg_start $S; then
 	not_ok "lifecycle: server starts"
 	exit 1
 fi
@@ -133,6 +133,8 @@ SELECT name, ok FROM (VALUES
     ('ulid_floor_repair', (SELECT ext.gen_monotonic_ulid() OPERATOR(ext.>) ext.ulid_upper(now())
                            FROM ext.ulid_floor_repair(now()) r)),
     ('ulid_generator_state', (SELECT issued > 0 FROM ext.ulid_generator_state WHERE kind = 'ulid')),
+    ('ulid_node_identity', (SELECT node_id = 3 AND source = 'setting' AND owned_nodes = '3,5' AND problem IS NULL
+                            FROM ext.ulid_node_identity())),
     ('ulid_time', ext.ulid_time('01HTQW311N1KR5G0Y75M3EF00H') = '2024-04-05 19:34:38.901Z'),
     ('ulid_unix_ms', ext.ulid_unix_ms('01HTQW311N1KR5G0Y75M3EF00H') = 1712345678901),
     ('ulid_random', ext.ulid_random('01HTQW311N1KR5G0Y75M3EF00H') = '\x0cf05803c72d06e78011'),
@@ -216,12 +218,18 @@ WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid') AND d.d
   AND NOT EXISTS (SELECT FROM pg_amproc WHERE amproc = p.oid)
   AND NOT EXISTS (SELECT FROM pg_aggregate WHERE p.oid IN (aggtransfn, aggcombinefn, aggfinalfn, aggserialfn, aggdeserialfn))
   AND NOT EXISTS (SELECT FROM pg_cast WHERE castfunc = p.oid)
+  AND p.proname <> 'ulid_check_node_ids'  -- refuses without Citus: checked below
 ORDER BY 1;
 COMMIT;
 SQL
 	); then
 		not_ok "$label: the schema-qualified calls fail: $result"
 	fi
+	# ulid_check_node_ids() needs Citus: schema-qualified, its body still
+	# finds everything it uses, and it refuses for want of Citus
+	check "$label: ext.ulid_check_node_ids() refuses without Citus" \
+		"55000: ulid_check_node_ids() checks a Citus cluster, and Citus is not installed in the database \"lc\"" \
+		"$(sqlstate lc "SELECT * FROM ext.ulid_check_node_ids()")"
 	while IFS='|' read -r name line; do
 		case $name in
 		"not called: "*) not_ok "$label: ${name#not called: } was not called schema-qualified (add it to the list)" ;;
