@@ -40,7 +40,7 @@ ulid_node_id(void)
  * Says why (the setting unset, or why the Citus group id is unreadable).
  */
 extern void ulid_node_report_none(const char *what, const char *fn,
-								  const char *call) pg_attribute_noreturn();
+								  const char *call);	/* does not return */
 
 extern void ulid_node_require_owned_slow(int64 node, const char *fn);
 
