@@ -136,6 +136,28 @@ node_ids_canonical(void)
 	return out;
 }
 
+/* The canonical text of ulid.node_ids with node added, palloc'd. */
+static char *
+node_ids_with(int64 node)
+{
+	char	   *ids = node_ids_canonical();
+	char	   *text = ids[0] ? psprintf("%s," INT64_FORMAT, ids, node) : psprintf(INT64_FORMAT, node);
+	size_t		cap = nodeset_max_ranges(text, strlen(text));
+	nodeset_range *r = palloc(cap * sizeof(nodeset_range));
+	size_t		n,
+				pos,
+				len;
+	char		msg[NODESET_MSG_MAX];
+	char	   *out;
+
+	if (!nodeset_parse(text, strlen(text), r, cap, &n, &pos, msg, sizeof(msg)))
+		elog(ERROR, "ulid.node_ids with node " INT64_FORMAT ": %s", node, msg);
+	len = nodeset_format(r, n, NULL, 0);
+	out = palloc(len + 1);
+	nodeset_format(r, n, out, len + 1);
+	return out;
+}
+
 /* --- the Citus group id ------------------------------------------------------ */
 
 static void
@@ -298,36 +320,20 @@ void
 ulid_node_require_owned_slow(int64 node, const char *fn)
 {
 	char	   *why;
-	int64		mine = node_id_or_why(&why);
-	char	   *ids;
-	char	   *added;
-	owned_set  *set;
-	size_t		n,
-				pos;
-	char		msg[NODESET_MSG_MAX];
+	int64		mine;
 
-	if (node == mine || (owned != NULL && nodeset_contains(owned->r, owned->n, node)))
+	if (owned != NULL && nodeset_contains(owned->r, owned->n, node))
 		return;
-
-	/* the ulid.node_ids that adds node */
-	ids = node_ids_canonical();
-	added = ids[0] ? psprintf("%s," INT64_FORMAT, ids, node) : psprintf(INT64_FORMAT, node);
-	set = palloc(offsetof(owned_set, r) + nodeset_max_ranges(added, strlen(added)) * sizeof(nodeset_range));
-	if (nodeset_parse(added, strlen(added), set->r, nodeset_max_ranges(added, strlen(added)),
-					  &n, &pos, msg, sizeof(msg)))
-	{
-		size_t		len = nodeset_format(set->r, n, NULL, 0);
-
-		added = palloc(len + 1);
-		nodeset_format(set->r, n, added, len + 1);
-	}
+	mine = node_id_or_why(&why);
+	if (node == mine)
+		return;
 	ereport(ERROR,
 			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 			 errmsg("this server does not own node " INT64_FORMAT, node),
 			 errdetail("%s mints only on the nodes this server owns: %s. Two servers minting on one node can issue equal ids.",
 					   fn, owned_description(mine)),
 			 errhint("If no other server mints on node " INT64_FORMAT ", add it to ulid.node_ids in postgresql.conf (or ALTER SYSTEM SET ulid.node_ids = '%s'), then SELECT pg_reload_conf().",
-					 node, added)));
+					 node, node_ids_with(node))));
 }
 
 /*
@@ -344,8 +350,6 @@ ulid_node_identity(PG_FUNCTION_ARGS)
 	bool		nulls[4] = {false, false, false, false};
 	char	   *why;
 	int64		mine = node_id_or_why(&why);
-	char	   *ids = node_ids_canonical();
-	char	   *all;
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "ulid_node_identity: return type must be a row type");
@@ -353,30 +357,15 @@ ulid_node_identity(PG_FUNCTION_ARGS)
 
 	if (mine >= 0)
 	{
-		owned_set  *set;
-		size_t		n,
-					pos,
-					cap,
-					len;
-		char		msg[NODESET_MSG_MAX];
-
-		all = ids[0] ? psprintf(INT64_FORMAT ",%s", mine, ids) : psprintf(INT64_FORMAT, mine);
-		cap = nodeset_max_ranges(all, strlen(all));
-		set = palloc(offsetof(owned_set, r) + cap * sizeof(nodeset_range));
-		if (!nodeset_parse(all, strlen(all), set->r, cap, &n, &pos, msg, sizeof(msg)))
-			elog(ERROR, "ulid_node_identity: %s", msg);
-		len = nodeset_format(set->r, n, NULL, 0);
-		all = palloc(len + 1);
-		nodeset_format(set->r, n, all, len + 1);
 		values[0] = Int64GetDatum(mine);
+		values[2] = CStringGetTextDatum(node_ids_with(mine));
 	}
 	else
 	{
-		all = ids;
 		nulls[0] = true;
+		values[2] = CStringGetTextDatum(node_ids_canonical());
 	}
 	values[1] = CStringGetTextDatum(ulid_node_source == ULID_NODE_SOURCE_CITUS ? "citus" : "setting");
-	values[2] = CStringGetTextDatum(all);
 	if (why)
 		values[3] = CStringGetTextDatum(why);
 	else
