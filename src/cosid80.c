@@ -52,7 +52,7 @@ check_node80(int64 node, bool from_setting)
 			 errmsg("node " INT64_FORMAT " does not fit COSID_80", node),
 			 errdetail("COSID_80 has a 20-bit node: nodes 0 to 1048575."),
 			 from_setting ?
-			 errhint("The node comes from ulid.node_id; pass a node that fits: cosid80_next(node).") : 0));
+			 errhint("The node is this server's node id (ulid.node_id, or its Citus group id under ulid.node_id_source = 'citus'); pass a node that fits: cosid80_next(node).") : 0));
 }
 
 /* The parts of COSID_80 text, or ERROR 22P02 / 22003 naming fn. */

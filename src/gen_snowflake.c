@@ -217,7 +217,7 @@ check_node(const sfl_layout *l, int64 node, bool from_setting)
 			 errdetail("Its node fields hold %d bits together: nodes 0 to " UINT64_FORMAT ".",
 					   l->node_bits, sfl_max_node(l)),
 			 from_setting ?
-			 errhint("The node comes from ulid.node_id; pass a node that fits: snowflake_next(layout, node).") : 0));
+			 errhint("The node is this server's node id (ulid.node_id, or its Citus group id under ulid.node_id_source = 'citus'); pass a node that fits: snowflake_next(layout, node).") : 0));
 }
 
 /*

@@ -94,5 +94,14 @@ psqlx $S -c "CREATE TABLE public.pg_dist_local_group (groupid int)" -c "INSERT I
 check "node identity: a look-alike table outside pg_catalog is not read" "55000" \
 	"$(sql_error $S "snowflake_next('twitter')" -U plain | cut -d'|' -f1)"
 conf
+# a node id that does not fit the layout: 22003, and the hint says where it
+# comes from
+psqlx $S -c "ALTER SYSTEM SET ulid.node_id = 2000" >/dev/null
+reload
+check "node identity: a node id that does not fit twitter is 22003, naming where it comes from" \
+	"22003|node 2000 does not fit the layout twitter|Its node fields hold 10 bits together: nodes 0 to 1023.|The node is this server's node id (ulid.node_id, or its Citus group id under ulid.node_id_source = 'citus'); pass a node that fits: snowflake_next(layout, node)." \
+	"$(sql_error $S "snowflake_next('twitter')")"
+psqlx $S -c "ALTER SYSTEM RESET ulid.node_id" >/dev/null
+reload
 check "node identity: back to 'setting', node 1 again" "1|1" \
 	"$(psqlx $S -U plain -c "SELECT node_id, snowflake_node(snowflake_next('twitter'), 'twitter') FROM ulid_node_identity()")"
