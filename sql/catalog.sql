@@ -1,5 +1,10 @@
 -- Pins the volatility, strictness, parallel safety and leakproofness of
 -- every function of the extension: a change here must be deliberate.
+-- The extension's schema is searched first, so that its functions named as
+-- core's (uuidv7() and others, core's on 17/18+: uuid_dropin.sql) print
+-- unqualified on every major.  The drop-in names are created on every major
+-- and never shadow pg_catalog: sql/ulid.sql says why, uuid_dropin.sql checks.
+SET search_path = public, pg_catalog;
 SELECT p.oid::regprocedure AS function, p.provolatile AS vol, p.proparallel AS par,
        p.proisstrict AS strict, p.proleakproof AS leakproof
 FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid
@@ -83,3 +88,4 @@ WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid')
 -- the extension is trusted: a database owner installs it (SPEC section 6;
 -- test/scenarios/trusted.sh); creating it as superuser stays possible
 SELECT version, trusted, superuser FROM pg_available_extension_versions WHERE name = 'ulid' ORDER BY version;
+RESET search_path;

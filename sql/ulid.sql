@@ -874,6 +874,81 @@ COMMENT ON FUNCTION ulid_parse(text) IS 'a ULID from any of its text forms: ULID
 COMMENT ON FUNCTION ulid_try_parse(text) IS 'as ulid_parse, but NULL for text that is no ULID';
 
 -----------------------------------------------------------------------------
+-- issue 24: drop-in names (SPEC section 4, "Drop-in names")
+-----------------------------------------------------------------------------
+-- PostgreSQL 18's uuidv7(), uuidv7(shift), uuidv4(), uuid_extract_timestamp()
+-- and uuid_extract_version(), and pg_uuidv7 1.6's five functions, created on
+-- every major in the extension's schema.  Nothing in pg_catalog is shadowed:
+-- pg_catalog is searched first (unless a search_path names it later), so
+-- where core has a name (uuid_extract_* on 17; all five on 18+) an
+-- unqualified call is core's, and only a schema-qualified one (ext.uuidv7())
+-- reaches these.  They are created on 18+ too, not only where core lacks
+-- them: a column default or view made on 15-17 refers to this function
+-- (pg_dump writes it schema-qualified, public.uuidv7()), so a dump restored
+-- on 18, or pg_upgrade to 18, needs it to exist; there it gives what core's
+-- gives.  The same script on every major also keeps an updated install
+-- equal to a fresh one.  Every later reference to these five in this
+-- script is schema-qualified (@extschema@): unqualified, on 17/18+ it would
+-- name core's function (a COMMENT ON would change core's comment).
+--
+-- uuidv7() and uuid_generate_v7() are gen_uuidv7() itself (one C function,
+-- one per-backend order), hence parallel restricted as it is; core's and
+-- pg_uuidv7's are parallel safe.  pg_uuidv7 marks its readers STABLE: here
+-- they are IMMUTABLE (a UUID's time depends on nothing else), so generated
+-- columns and index expressions take them; it marks uuid_timestamptz_to_v7()
+-- and uuid_timestamp_to_v7() STABLE although without zero they return random
+-- values: here they are VOLATILE, and a planner support function folds a call
+-- with zero => true (the constant) into the bound it returns, so WHERE id >=
+-- uuid_timestamptz_to_v7(..., true) still bounds an index scan.
+CREATE FUNCTION uuidv7() RETURNS uuid
+    AS 'MODULE_PATHNAME', 'gen_uuidv7' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+CREATE FUNCTION uuidv7(shift interval) RETURNS uuid
+    AS 'MODULE_PATHNAME', 'ulid_uuidv7_shift' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuidv4() RETURNS uuid
+    AS 'MODULE_PATHNAME', 'ulid_uuidv4' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_extract_timestamp(uuid) RETURNS timestamptz
+    AS 'MODULE_PATHNAME', 'ulid_uuid_extract_timestamp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+CREATE FUNCTION uuid_extract_version(uuid) RETURNS smallint
+    AS 'MODULE_PATHNAME', 'ulid_uuid_extract_version' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
+COMMENT ON FUNCTION @extschema@.uuidv7() IS 'PostgreSQL 18''s uuidv7() on every major: gen_uuidv7(), a new UUIDv7 strictly increasing within this session (on 18+ an unqualified call is core''s)';
+COMMENT ON FUNCTION @extschema@.uuidv7(interval) IS 'PostgreSQL 18''s uuidv7(shift) on every major: a new UUIDv7 of the current time plus shift (on 18+ an unqualified call is core''s)';
+COMMENT ON FUNCTION @extschema@.uuidv4() IS 'PostgreSQL 18''s uuidv4() on every major: a new random UUID (version 4), as gen_random_uuid() (on 18+ an unqualified call is core''s)';
+COMMENT ON FUNCTION @extschema@.uuid_extract_timestamp(uuid) IS 'PostgreSQL 18''s uuid_extract_timestamp(): the time of a version 1 or 7 UUID, else NULL (on 17+ an unqualified call is core''s; 17''s reads version 1 only)';
+COMMENT ON FUNCTION @extschema@.uuid_extract_version(uuid) IS 'PostgreSQL 18''s uuid_extract_version(): the version of an RFC 9562 UUID, else NULL (on 17+ an unqualified call is core''s)';
+
+-- pg_uuidv7 1.6's names
+CREATE FUNCTION uuidv7_from_time_support(internal) RETURNS internal
+    AS 'MODULE_PATHNAME', 'ulid_uuidv7_from_time_support' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_generate_v7() RETURNS uuid
+    AS 'MODULE_PATHNAME', 'gen_uuidv7' LANGUAGE C VOLATILE STRICT PARALLEL RESTRICTED;
+CREATE FUNCTION uuid_v7_to_timestamptz(uuid) RETURNS timestamptz
+    AS 'MODULE_PATHNAME', 'ulid_time' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_timestamptz_to_v7(timestamptz, zero boolean DEFAULT false) RETURNS uuid
+    AS 'MODULE_PATHNAME', 'ulid_uuid_timestamptz_to_v7' LANGUAGE C VOLATILE STRICT PARALLEL SAFE
+    SUPPORT uuidv7_from_time_support;
+CREATE FUNCTION uuid_v7_to_timestamp(uuid) RETURNS timestamp
+    AS 'MODULE_PATHNAME', 'ulid_to_timestamp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuid_timestamp_to_v7(timestamp, zero boolean DEFAULT false) RETURNS uuid
+    AS 'MODULE_PATHNAME', 'ulid_uuid_timestamp_to_v7' LANGUAGE C VOLATILE STRICT PARALLEL SAFE
+    SUPPORT uuidv7_from_time_support;
+COMMENT ON FUNCTION uuidv7_from_time_support(internal) IS 'planner support: folds uuid_timestamptz_to_v7(ts, true) and uuid_timestamp_to_v7(ts, true) into the bound they return';
+COMMENT ON FUNCTION uuid_generate_v7() IS 'pg_uuidv7''s uuid_generate_v7(): gen_uuidv7(), a new UUIDv7 strictly increasing within this session';
+COMMENT ON FUNCTION uuid_v7_to_timestamptz(uuid) IS 'pg_uuidv7''s uuid_v7_to_timestamptz(): the first 48 bits as a time, exact to the millisecond (uuidv7_time)';
+COMMENT ON FUNCTION uuid_timestamptz_to_v7(timestamptz, boolean) IS 'pg_uuidv7''s uuid_timestamptz_to_v7(): a new random UUIDv7 of that time, or with zero the smallest UUIDv7 of its millisecond (uuidv7_lower)';
+COMMENT ON FUNCTION uuid_v7_to_timestamp(uuid) IS 'pg_uuidv7''s uuid_v7_to_timestamp(): the first 48 bits as a UTC wall time, exact to the millisecond';
+COMMENT ON FUNCTION uuid_timestamp_to_v7(timestamp, boolean) IS 'pg_uuidv7''s uuid_timestamp_to_v7(): as uuid_timestamptz_to_v7, the timestamp read as UTC';
+
+-- For uuid columns holding UUIDv7s, what ulid_time/ulid_lower/ulid_upper
+-- are for ulid: immutable, for range scans and partition bounds
+CREATE FUNCTION uuidv7_time(uuid) RETURNS timestamptz
+    AS 'MODULE_PATHNAME', 'ulid_time' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuidv7_lower(timestamptz) RETURNS uuid
+    AS 'MODULE_PATHNAME', 'ulid_uuidv7_lower' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION uuidv7_upper(timestamptz) RETURNS uuid
+    AS 'MODULE_PATHNAME', 'ulid_uuidv7_upper' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION uuidv7_time(uuid) IS 'the time of a UUIDv7 (its first 48 bits), exact to the millisecond';
+COMMENT ON FUNCTION uuidv7_lower(timestamptz) IS 'smallest UUIDv7 of that millisecond (all bits after the time 0 but version and variant): a range-scan bound';
+COMMENT ON FUNCTION uuidv7_upper(timestamptz) IS 'largest UUIDv7 of that millisecond (all bits after the time 1 but version and variant): a range-scan bound';
 -- issue 23: node identity (owned nodes, Citus node ids, the cluster check)
 -----------------------------------------------------------------------------
 

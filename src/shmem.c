@@ -27,6 +27,12 @@
  * role table (the same kind of table: role -> number of states it created).
  * Slot 0 is gen_monotonic_ulid()'s, created at startup and never reclaimed,
  * so that generator never fails for want of a state.
+ * Memory: a state takes 128 bytes, plus 12 bytes of index (the index and
+ * role-table entries of 4 and 8 bytes, two per state, the tables sized to a
+ * power of two).  At the default 32,768 states that is 4.75 MiB (4 MiB of
+ * states, 256 KiB of index, 512 KiB of role table), on the preload path and
+ * in the DSM segment alike; Instagram's 8,192 shards on one server take
+ * 1 MiB.
  *
  * CAPACITY, QUOTAS AND RECLAIMING
  * No ordinary role can make another role's calls fail for want of a state:

@@ -72,6 +72,13 @@ extern TimestampTz ulid_unix_ms_to_timestamptz(int64 ms);
 /* "2026-01-01T00:00:00.000Z" (UTC), or "N Unix ms" outside years 0-9999 */
 extern char *ulid_iso_or_ms(int64 ms);
 
+/*
+ * gen_uuidv7.c: uuid_timestamptz_to_v7(ts, zero) and uuid_timestamp_to_v7(ts,
+ * zero), which uuid_read.c's planner support folds into constants
+ */
+extern Datum ulid_uuid_timestamptz_to_v7(PG_FUNCTION_ARGS);
+extern Datum ulid_uuid_timestamp_to_v7(PG_FUNCTION_ARGS);
+
 /* clock.c: the generators' wall clock */
 extern void ulid_clock_init(void);
 extern ULID_HIDDEN int64 ulid_clock_offset_ms;	/* ulid.clock_offset_ms */

@@ -11,7 +11,7 @@ Prints one "ok" / "not ok" line per checked block (a failure shows the
 block's line in README.md and a diff), one "# skip" line per skipped block
 with its reason, and a summary.
 
-Convention (summed up for contributors in README.md, "Try it and test it"):
+Convention (summed up for contributors in test/README.md):
 
 Blocks
   * Every ```sql block (also ```pgsql, ```postgresql; also indented in a
