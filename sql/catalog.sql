@@ -70,14 +70,20 @@ WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid')
 ORDER BY o.oid::regoperator::text;
 
 -- no function body depends on search_path: every function is C or internal,
--- or (ulid_advance_from_tables) runs with search_path pinned to pg_catalog
+-- or pins search_path to pg_catalog, pg_temp (ulid_check_node_ids(), which
+-- must not refer to Citus before it runs)
 SELECT p.oid::regprocedure AS not_c_or_internal
 FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid
 JOIN pg_language l ON l.oid = p.prolang
 WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid')
   AND d.deptype = 'e' AND d.classid = 'pg_proc'::regclass
   AND p.prokind <> 'a' AND l.lanname NOT IN ('c', 'internal')
-  AND p.proconfig IS DISTINCT FROM ARRAY['search_path=pg_catalog, pg_temp'];
+  AND p.proconfig IS DISTINCT FROM '{"search_path=pg_catalog, pg_temp"}';
+SELECT p.oid::regprocedure AS pinned_search_path, l.lanname, p.proconfig
+FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid
+JOIN pg_language l ON l.oid = p.prolang
+WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid')
+  AND d.deptype = 'e' AND d.classid = 'pg_proc'::regclass AND p.proconfig IS NOT NULL;
 
 -- the extension is trusted: a database owner installs it (SPEC section 6;
 -- test/scenarios/trusted.sh); creating it as superuser stays possible

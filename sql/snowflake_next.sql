@@ -1,7 +1,8 @@
 -- snowflake_next(), snowflake_advance() and the Snowflake rows of the
 -- ulid_generator_state view.  This server has no ulid.node_id (it is a
 -- SIGHUP setting: test/scenarios/snowflake_*.sh set it), so the calls here
--- name their node.  (Several sessions at once:
+-- name their node, one of the nodes 0-65535 it owns through ulid.node_ids
+-- (test/run; sql/snowflake_nodes.sql).  (Several sessions at once:
 -- test/isolation/specs/snowflake.spec and test/scenarios/snowflake_load.sh;
 -- the clock policy, restarts and a hot standby: the other snowflake_*.sh.)
 

@@ -26,6 +26,7 @@
 #include "cosid.h"
 #include "floors.h"
 #include "modules.h"
+#include "node.h"
 #include "state_view.h"
 
 #define COSID80_HINT "COSID_80 text is 15 Base62 characters (0-9, A-Z, a-z): time 8, node 4, sequence 3, such as 0VZEV0mp000300H."
@@ -53,7 +54,7 @@ check_node80(int64 node, bool from_setting)
 			 errmsg("node " INT64_FORMAT " does not fit COSID_80", node),
 			 errdetail("COSID_80 has a 20-bit node: nodes 0 to 1048575."),
 			 from_setting ?
-			 errhint("The node comes from ulid.node_id; pass a node that fits: cosid80_next(node).") : 0));
+			 errhint("The node is this server's node id (ulid.node_id, or its Citus group id under ulid.node_id_source = 'citus'); pass a node that fits: cosid80_next(node).") : 0));
 }
 
 /* The parts of COSID_80 text, or ERROR 22P02 / 22003 naming fn. */
@@ -88,7 +89,10 @@ text80(int64 ms, uint64 node, uint64 seq)
 	return cstring_to_text_with_len(out, COSID80_TEXT_LEN);
 }
 
-/* cosid80_next(node DEFAULT NULL): NULL is this server's ulid.node_id */
+/*
+ * cosid80_next(node DEFAULT NULL): NULL is this server's node (node.c);
+ * a node given must be one this server owns.
+ */
 PG_FUNCTION_INFO_V1(cosid80_next);
 Datum
 cosid80_next(PG_FUNCTION_ARGS)
@@ -99,19 +103,16 @@ cosid80_next(PG_FUNCTION_ARGS)
 
 	if (PG_ARGISNULL(0))
 	{
-		node = sf_node_id();
+		node = ulid_node_id();
 		if (unlikely(node < 0))
-			ereport(ERROR,
-					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-					 errmsg("this server has no node id for COSID_80 ids"),
-					 errdetail("ulid.node_id is not set, and cosid80_next() mints ids on it."),
-					 errhint("Set ulid.node_id in postgresql.conf to a node number no other server minting ids uses (or ALTER SYSTEM SET ulid.node_id = ...), then SELECT pg_reload_conf(); or pass the node: cosid80_next(node).")));
+			ulid_node_report_none("COSID_80", "cosid80_next()", "cosid80_next(node)");
 		check_node80(node, true);
 	}
 	else
 	{
 		node = PG_GETARG_INT64(0);
 		check_node80(node, false);
+		ulid_node_require_owned(node, "cosid80_next(node)");
 	}
 	sf_next_parts(cosid80_l(), ULID_STATE_COSID80, node, &ms, &seq);
 	PG_RETURN_TEXT_P(text80(ms, (uint64) node, seq));

@@ -80,6 +80,7 @@
 
 #include "floors.h"
 #include "modules.h"
+#include "node.h"
 #include "state_view.h"
 
 /* the state's words */
@@ -101,8 +102,7 @@ StaticAssertDecl(offsetof(sf_state_key, node) == sizeof(sfl_key),
 /* the last microseconds of a wait for the next tick are spun, not slept */
 #define SPIN_US		50
 
-/* settings */
-static int	node_id = -1;
+/* settings (ulid.node_id and the owned nodes: node.c) */
 static int	clock_borrow_ms = 5;
 static int	clock_wait_ms = 1000;
 
@@ -217,7 +217,7 @@ check_node(const sfl_layout *l, int64 node, bool from_setting)
 			 errdetail("Its node fields hold %d bits together: nodes 0 to " UINT64_FORMAT ".",
 					   l->node_bits, sfl_max_node(l)),
 			 from_setting ?
-			 errhint("The node comes from ulid.node_id; pass a node that fits: snowflake_next(layout, node).") : 0));
+			 errhint("The node is this server's node id (ulid.node_id, or its Citus group id under ulid.node_id_source = 'citus'); pass a node that fits: snowflake_next(layout, node).") : 0));
 }
 
 /*
@@ -474,32 +474,23 @@ snowflake_next_id(const sfl_layout *l, int64 node)
 	return (int64) sfl_pack(l, tick, (uint64) node, seq);
 }
 
-/* snowflake_next(layout): on this server's node, ulid.node_id. */
+/* snowflake_next(layout): on this server's node (node.c). */
 PG_FUNCTION_INFO_V1(snowflake_next);
 Datum
 snowflake_next(PG_FUNCTION_ARGS)
 {
 	const sfl_layout *l = sf_layout_arg(fcinfo, 0);
+	int64		node = ulid_node_id();
 
-	if (unlikely(node_id < 0))
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("this server has no node id for Snowflake ids"),
-				 errdetail("ulid.node_id is not set, and snowflake_next(layout) mints ids on it."),
-				 errhint("Set ulid.node_id in postgresql.conf to a node number no other server minting ids uses (or ALTER SYSTEM SET ulid.node_id = ...), then SELECT pg_reload_conf(); or pass the node: snowflake_next(layout, node).")));
-	if (unlikely((uint64) node_id > sfl_max_node(l)))
-		check_node(l, node_id, true);
-	PG_RETURN_INT64(snowflake_next_id(l, node_id));
+	if (unlikely(node < 0))
+		ulid_node_report_none("Snowflake", "snowflake_next(layout)",
+							  "snowflake_next(layout, node)");
+	if (unlikely((uint64) node > sfl_max_node(l)))
+		check_node(l, node, true);
+	PG_RETURN_INT64(snowflake_next_id(l, node));
 }
 
-/* ulid.node_id (-1: unset) */
-int
-sf_node_id(void)
-{
-	return node_id;
-}
-
-/* snowflake_next(layout, node) */
+/* snowflake_next(layout, node): a node this server owns (node.c) */
 PG_FUNCTION_INFO_V1(snowflake_next_node);
 Datum
 snowflake_next_node(PG_FUNCTION_ARGS)
@@ -508,6 +499,7 @@ snowflake_next_node(PG_FUNCTION_ARGS)
 	int64		node = PG_GETARG_INT64(1);
 
 	check_node(l, node, false);
+	ulid_node_require_owned(node, "snowflake_next(layout, node)");
 	PG_RETURN_INT64(snowflake_next_id(l, node));
 }
 
@@ -771,13 +763,6 @@ describe(const UlidGenState *copy, UlidStateRow *row)
 void
 ulid_gen_snowflake_init(void)
 {
-	DefineCustomIntVariable("ulid.node_id",
-							"This server's node id for Snowflake ids (snowflake_next(layout)); -1 means unset.",
-							"Every server minting ids with one layout needs its own node id. It fills all node fields of a layout together.",
-							&node_id,
-							-1, -1, INT_MAX,
-							PGC_SIGHUP, 0,
-							NULL, NULL, NULL);
 	DefineCustomIntVariable("ulid.clock_borrow_ms",
 							"How far ahead of the clock snowflake_next() may issue ids (at least one tick of the layout).",
 							"When the clock steps back by at most this much, or a tick's sequence runs out, ids are issued on a later time instead of waiting.",

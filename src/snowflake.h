@@ -75,8 +75,6 @@ extern void sf_advance_to(const sfl_layout *l, int kind, int64 node,
 						  int64 tick, uint64 seq);
 extern void sf_reset_state(const sfl_layout *l, int kind, int64 node);
 
-/* ulid.node_id, -1 when unset */
-extern int	sf_node_id(void);
 
 /* The UTC instant of a local time in zone (22P02 when skipped or repeated). */
 extern int64 sf_local_to_utc(text *zone, int64 local_ms, const char *input,

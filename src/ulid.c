@@ -11,6 +11,7 @@
 #include "utils/guc.h"
 
 #include "modules.h"
+#include "node.h"
 
 PG_MODULE_MAGIC;
 
@@ -23,6 +24,7 @@ _PG_init(void)
 	ulid_state_table_init();
 	ulid_wal_init();
 	ulid_gen_monotonic_init();
+	ulid_node_init();
 	ulid_gen_snowflake_init();
 	ulid_cosid80_init();
 

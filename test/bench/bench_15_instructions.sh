@@ -50,7 +50,9 @@ CG_ONE='[{"radix": {"radix": 62}}]'
 CG_THREE='[{"radix": {"radix": 62}}, {"date_prefix": {"pattern": "yyMMdd", "source": "id_time"}}, {"prefix": "O"}]'
 
 # --- a scratch cluster, prepared by one plain single-user run ------------------
-pg_new cg "ulid.node_id = 1" || exit 1
+# the explicit-node rows mint on node 1 (ulid.node_id) and node 2 (owned
+# through ulid.node_ids)
+pg_new cg "ulid.node_id = 1" "ulid.node_ids = '2'" || exit 1
 cg_single() { # postgres --single with SQL on stdin, one statement a line
 	as_pg "$@" "$PG_BIN/postgres" --single -D "$(pg_data cg)" postgres
 }
@@ -77,6 +79,8 @@ CG_ROWS=(
 	"gen_ulid(at)|gen_ulid_at|SELECT count(gen_ulid('2026-01-01Z'::timestamptz)) FROM generate_series(1, $CG_N)"
 	"gen_monotonic_ulid()|gen_monotonic_ulid|SELECT count(gen_monotonic_ulid()) FROM generate_series(1, $CG_N)"
 	"snowflake_next('twitter')|snowflake_next|SELECT count(snowflake_next('twitter')) FROM generate_series(1, $CG_N)"
+	"snowflake_next('twitter', 1) (ulid.node_id)|snowflake_next_node@own|SELECT count(snowflake_next('twitter', 1)) FROM generate_series(1, $CG_N)"
+	"snowflake_next('twitter', 2) (ulid.node_ids)|snowflake_next_node@ids|SELECT count(snowflake_next('twitter', 2)) FROM generate_series(1, $CG_N)"
 	"gen_gsid('usr', 1)|gen_gsid|SELECT count(gen_gsid('usr', 1)) FROM generate_series(1, $CG_N)|alone"
 	"ulid_in|ulid_in|SELECT count(ut::ulid) FROM cg_t"
 	"ulid_out|ulid_out|SELECT count(u::text) FROM cg_t"

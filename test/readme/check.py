@@ -2,8 +2,8 @@
 """Run the SQL examples of README.md and compare the output the README shows.
 
 Run by test/scenarios/readme.sh (a test/run scenario) on a throwaway server
-with shared_preload_libraries = 'ulid' and ulid.node_id = 7, the setting the
-README's Snowflake examples assume.  By hand:
+with shared_preload_libraries = 'ulid', ulid.node_id = 7 and ulid.node_ids =
+'0-8191', the settings the README's Snowflake examples assume.  By hand:
 
     python3 test/readme/check.py --psql PSQL --host SOCKDIR --port PORT [README.md]
 

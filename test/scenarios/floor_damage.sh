@@ -23,7 +23,7 @@ source "$here/../lib.sh"
 harness_attach
 
 S=floor_damage
-if ! pg_new $S || ! pg_start $S; then
+if ! pg_new $S "ulid.node_ids = '1,2,9'" || ! pg_start $S; then
 	not_ok "floor damage: server starts"
 	exit 1
 fi

@@ -22,7 +22,7 @@ source "$here/../lib.sh"
 harness_attach
 
 S=lifecycle
-if ! pg_new $S "ulid.node_id = 3" || ! pg_start $S; then
+if ! pg_new $S "ulid.node_id = 3" "ulid.node_ids = '5'" || ! pg_start $S; then
 	not_ok "lifecycle: server starts"
 	exit 1
 fi
@@ -99,6 +99,8 @@ SELECT name, ok FROM (VALUES
                                  = (SELECT count(*) FROM pg_attrdef d JOIN pg_class c ON c.oid = d.adrelid
                                     WHERE c.relkind IN ('r', 'p') AND NOT c.relispartition
                                       AND pg_get_expr(d.adbin, d.adrelid) ~ '(gen_monotonic_ulid|snowflake_next|cosid80_next)\(')),
+    ('ulid_node_identity', (SELECT node_id = 3 AND source = 'setting' AND owned_nodes = '3,5' AND problem IS NULL
+                            FROM ext.ulid_node_identity())),
     ('ulid_time', ext.ulid_time('01HTQW311N1KR5G0Y75M3EF00H') = '2024-04-05 19:34:38.901Z'),
     ('ulid_unix_ms', ext.ulid_unix_ms('01HTQW311N1KR5G0Y75M3EF00H') = 1712345678901),
     ('ulid_random', ext.ulid_random('01HTQW311N1KR5G0Y75M3EF00H') = '\x0cf05803c72d06e78011'),
@@ -195,6 +197,7 @@ WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid') AND d.d
   AND NOT EXISTS (SELECT FROM pg_amproc WHERE amproc = p.oid)
   AND NOT EXISTS (SELECT FROM pg_aggregate WHERE p.oid IN (aggtransfn, aggcombinefn, aggfinalfn, aggserialfn, aggdeserialfn))
   AND NOT EXISTS (SELECT FROM pg_cast WHERE castfunc = p.oid)
+  AND p.proname <> 'ulid_check_node_ids'  -- refuses without Citus: checked below
   AND NOT EXISTS (SELECT FROM pg_proc WHERE prosupport = p.oid)
 ORDER BY 1;
 COMMIT;
@@ -202,6 +205,11 @@ SQL
 	); then
 		not_ok "$label: the schema-qualified calls fail: $result"
 	fi
+	# ulid_check_node_ids() needs Citus: schema-qualified, its body still
+	# finds everything it uses, and it refuses for want of Citus
+	check "$label: ext.ulid_check_node_ids() refuses without Citus" \
+		"55000: ulid_check_node_ids() checks a Citus cluster, and Citus is not installed in the database \"lc\"" \
+		"$(sqlstate lc "SELECT * FROM ext.ulid_check_node_ids()")"
 	while IFS='|' read -r name line; do
 		case $name in
 		"not called: "*) not_ok "$label: ${name#not called: } was not called schema-qualified (add it to the list)" ;;

@@ -13,7 +13,7 @@ source "$here/../lib.sh"
 harness_attach
 
 S=restart
-if ! pg_new $S || ! pg_start $S; then
+if ! pg_new $S "ulid.node_ids = '5,9'" || ! pg_start $S; then
 	not_ok "restart: server starts"
 	exit 1
 fi

@@ -20,7 +20,7 @@ harness_attach
 P=sfsb_primary
 R=sfsb_standby
 R2=sfsb_standby2
-if ! pg_new $P "ulid.node_id = 7" || ! pg_start $P; then
+if ! pg_new $P "ulid.node_id = 7" "ulid.node_ids = '3'" || ! pg_start $P; then
 	not_ok "snowflake standby: primary starts"
 	exit 1
 fi

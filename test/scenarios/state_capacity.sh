@@ -18,7 +18,7 @@ source "$here/../lib.sh"
 harness_attach
 
 S=state_capacity
-if ! pg_new $S || ! pg_start $S; then
+if ! pg_new $S "ulid.node_ids = '0-8191'" || ! pg_start $S; then
 	not_ok "state capacity: server starts"
 	exit 1
 fi

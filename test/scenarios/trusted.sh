@@ -11,7 +11,7 @@ source "$here/../lib.sh"
 harness_attach
 
 S=trusted
-if ! pg_new $S "ulid.node_id = 3" || ! pg_start $S; then
+if ! pg_new $S "ulid.node_id = 3" "ulid.node_ids = '9'" || ! pg_start $S; then
 	not_ok "trusted: server starts"
 	exit 1
 fi
