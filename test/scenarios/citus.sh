@@ -260,6 +260,7 @@ sums_before=$(q "$checksum; SELECT md5(string_agg(id::text || src, ',' ORDER BY 
 # invalidation Citus sends)
 psqlx $W3 -c "CREATE EXTENSION ulid" >/dev/null
 coproc W3S { psqlx $W3 2>&1; }
+w3s_pid=$W3S_PID	# bash unsets W3S_PID as soon as the coprocess exits
 echo "SELECT 'before', node_id FROM ulid_node_identity();" >&"${W3S[1]}"
 read -r -t 20 w3_before <&"${W3S[0]}"
 # Citus before 13.2.1 cannot add a node once a table is distributed by a
@@ -269,7 +270,7 @@ added=$(q "SELECT citus_add_node('127.0.0.1', $(pg_port $W3)) > 0" | grep -v '^W
 echo "SELECT 'after', node_id FROM ulid_node_identity();" >&"${W3S[1]}"
 read -r -t 20 w3_after <&"${W3S[0]}"
 echo "\\q" >&"${W3S[1]}"
-wait "$W3S_PID" 2>/dev/null
+wait "$w3s_pid" 2>/dev/null
 check "citus: an open session on the new worker mints as group 0 before it joins, as its group 3 after" \
 	"before|0 after|3" "$w3_before $w3_after"
 check "citus: a third worker joins" "t" "$added"
