@@ -26,6 +26,8 @@ pkgs=(
 	# for Debian's /usr/bin/python3, pgjdbc and a JDK to compile against it
 	python3-psycopg2 python3-psycopg python3-asyncpg python3-sqlalchemy python3-django
 	libpostgresql-jdbc-java default-jdk-headless
+	ruby-activerecord ruby-pg   # ActiveRecord 6.1 (client_ruby)
+	golang-go golang-github-jackc-pgx-v4-dev  # Go and pgx v4, built offline (client_go)
 	valgrind gnuplot-nox        # the benchmark's instruction counts (callgrind) and plots
 	python3                     # test/readme/check.py, the README's examples
 )
