@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Go: pgx v4 from Debian's golang-github-jackc-pgx-v4-dev with Debian's Go
+# (golang-go; both installed by test/deps.sh), built offline in GOPATH mode
+# from /usr/share/gocode.  test/client/go/ulid_pgx.go checks strings,
+# pgtype.UUID, ulid[] scanning, CopyFrom, generic plans and the simple
+# protocol, the pitfalls with their exact errors and the README's recipes;
+# each "ok"/"not ok" line counts.  A missing package is a failure (never a
+# skip).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../lib.sh
+source "$here/../lib.sh"
+harness_attach
+
+GO=/usr/bin/go
+pgx=/usr/share/gocode/src/github.com/jackc/pgx/v4
+if [ ! -x "$GO" ] || [ ! -d "$pgx" ]; then
+	not_ok "client_go: $GO and $pgx exist (Debian packages golang-go, golang-github-jackc-pgx-v4-dev; test/deps.sh installs them)"
+	exit 1
+fi
+build=$ULID_WORK/go
+mkdir -p "$build"
+# GOPATH mode, no network: every import comes from Debian's /usr/share/gocode
+if ! (cd "$ULID_ROOT/test/client/go" && GO111MODULE=off GOPATH=/usr/share/gocode GOFLAGS= GOPROXY=off \
+	GOCACHE=${ULID_GOCACHE:-$build/cache} timeout 300 "$GO" build -o "$build/ulid_pgx" ulid_pgx.go) >"$build/build.log" 2>&1; then
+	sed 's/^/# /' "$build/build.log"
+	not_ok "client_go: ulid_pgx.go builds offline"
+	exit 1
+fi
+echo "# $("$GO" version), pgx $(dpkg-query -W -f='${Version}' golang-github-jackc-pgx-v4-dev 2>/dev/null)"
+S=client_go
+if ! pg_new_tcp $S "ulid.node_id = 1" || ! pg_start $S; then
+	not_ok "client_go: server on 127.0.0.1 starts"
+	exit 1
+fi
+if ! psqlx $S -c "CREATE DATABASE go" || ! ULID_DB=go psqlx $S -c "CREATE EXTENSION ulid"; then
+	not_ok "client_go: database go with the extension"
+	exit 1
+fi
+timeout 60 "$build/ulid_pgx" "$(pg_port $S)" go >"$build/out" 2>&1
+rc=$?
+relay_results pgx "$build/out"
+[ $rc -eq 0 ] || not_ok "client_go: ulid_pgx exited with status $rc"
+pg_stop $S
