@@ -45,7 +45,8 @@ SELECT extname, extversion FROM pg_extension WHERE extname = 'ulid';
 --     \echo skipped: needs ...
 --     \quit   (or \else ... \endif around a section)
 -- needs: 'shared state' (ulid preloaded, or PostgreSQL 17+), 'preload',
--- 'default settings' (every ulid.* setting at its default: no node id),
+-- 'default settings' (the ulid.* settings settings.sql shows at their
+-- defaults: no node id),
 -- 'nodes 3,5-9' (this server mints on
 -- those explicit nodes: it owns them; probed with one id per node on a
 -- layout no one else uses, on the clock)
@@ -65,7 +66,9 @@ BEGIN
             END IF;
         ELSIF need = 'default settings' THEN
             PERFORM gen_ulid();
-            IF EXISTS (SELECT FROM pg_settings WHERE name LIKE 'ulid.%' AND setting IS DISTINCT FROM boot_val) THEN
+            IF EXISTS (SELECT FROM pg_settings WHERE setting IS DISTINCT FROM boot_val
+                       AND name IN ('ulid.node_id', 'ulid.clock_borrow_ms', 'ulid.clock_wait_ms', 'ulid.clock_offset_ms',
+                                    'ulid.max_generator_states', 'ulid.max_states_per_role')) THEN
                 missing := missing || need;
             END IF;
         ELSIF need LIKE 'nodes %' THEN
