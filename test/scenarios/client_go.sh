@@ -29,16 +29,6 @@ if ! (cd "$ULID_ROOT/test/client/go" && GO111MODULE=off GOPATH=/usr/share/gocode
 fi
 echo "# $("$GO" version), pgx $(dpkg-query -W -f='${Version}' golang-github-jackc-pgx-v4-dev 2>/dev/null)"
 S=client_go
-if ! pg_new_tcp $S "ulid.node_id = 1" || ! pg_start $S; then
-	not_ok "client_go: server on 127.0.0.1 starts"
-	exit 1
-fi
-if ! psqlx $S -c "CREATE DATABASE go" || ! ULID_DB=go psqlx $S -c "CREATE EXTENSION ulid"; then
-	not_ok "client_go: database go with the extension"
-	exit 1
-fi
-timeout 60 "$build/ulid_pgx" "$(pg_port $S)" go >"$build/out" 2>&1
-rc=$?
-relay_results pgx "$build/out"
-[ $rc -eq 0 ] || not_ok "client_go: ulid_pgx exited with status $rc"
+client_server $S "ulid.node_id = 1" go || exit 1
+run_client pgx "$build/out" timeout 60 "$build/ulid_pgx" "$(pg_port $S)" go
 pg_stop $S

@@ -29,16 +29,6 @@ fi
 echo "# pgjdbc $(dpkg-query -W -f='${Version}' libpostgresql-jdbc-java 2>/dev/null) ($(readlink -f "$jar")), $(javac -version 2>&1)"
 
 S=client_java
-if ! pg_new_tcp $S || ! pg_start $S; then
-	not_ok "client_java: server on 127.0.0.1 starts"
-	exit 1
-fi
-if ! psqlx $S -c "CREATE DATABASE jdbc" || ! ULID_DB=jdbc psqlx $S -c "CREATE EXTENSION ulid"; then
-	not_ok "client_java: database jdbc with the extension"
-	exit 1
-fi
-timeout 90 java -cp "$jar:$build" UlidJdbc "$(pg_port $S)" jdbc >"$build/out" 2>&1
-rc=$?
-relay_results pgjdbc "$build/out"
-[ $rc -eq 0 ] || not_ok "client_java: UlidJdbc exited with status $rc"
+client_server $S "" jdbc || exit 1
+run_client pgjdbc "$build/out" timeout 90 java -cp "$jar:$build" UlidJdbc "$(pg_port $S)" jdbc
 pg_stop $S

@@ -18,18 +18,7 @@ if ! out=$("$RUBY" -e 'require "active_record"; require "pg"; print ActiveRecord
 fi
 echo "# ActiveRecord $out, $("$RUBY" -v)"
 S=client_ruby
-if ! pg_new_tcp $S "ulid.node_id = 1" || ! pg_start $S; then
-	not_ok "client_ruby: server on 127.0.0.1 starts"
-	exit 1
-fi
-for db in ar ar_load; do
-	if ! psqlx $S -c "CREATE DATABASE $db" || ! ULID_DB=$db psqlx $S -c "CREATE EXTENSION ulid"; then
-		not_ok "client_ruby: database $db with the extension"
-		exit 1
-	fi
-done
-(cd "$ULID_ROOT/test/client/ruby" && timeout 120 "$RUBY" t_activerecord.rb "$(pg_port $S)" ar ar_load) >"$ULID_WORK/ruby.out" 2>&1
-rc=$?
-relay_results activerecord "$ULID_WORK/ruby.out"
-[ $rc -eq 0 ] || not_ok "client_ruby: t_activerecord.rb exited with status $rc"
+client_server $S "ulid.node_id = 1" ar ar_load || exit 1
+cd "$ULID_ROOT/test/client/ruby" || exit 1
+run_client activerecord "$ULID_WORK/ruby.out" timeout 120 "$RUBY" t_activerecord.rb "$(pg_port $S)" ar ar_load
 pg_stop $S
