@@ -17,6 +17,15 @@ if ! out=$("$RUBY" -e 'require "active_record"; require "pg"; print ActiveRecord
 	exit 1
 fi
 echo "# ActiveRecord $out, $("$RUBY" -v)"
+# the recipe (ulid_type.rb) is ActiveRecord 6.1's (Debian 12); 7.0 moved
+# the type map to the class: a later Debian's ActiveRecord is not covered
+case $out in
+6.1.*) ;;
+*)
+	skip "client_ruby: the schema.rb recipe is for ActiveRecord 6.1; this is $out"
+	exit 0
+	;;
+esac
 S=client_ruby
 client_server $S "ulid.node_id = 1" ar ar_load || exit 1
 cd "$ULID_ROOT/test/client/ruby" || exit 1
