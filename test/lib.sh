@@ -101,6 +101,18 @@ client_server() {
 	done
 }
 
+# client_build DESCRIPTION LOG command...: build a client program (output
+# to LOG); on failure the log as comments, a "not ok" line and status 1
+client_build() {
+	local desc=$1 log=$2
+	shift 2
+	if ! "$@" >"$log" 2>&1; then
+		tail -60 "$log" | sed 's/^/# /'
+		not_ok "$desc"
+		return 1
+	fi
+}
+
 # run_client LABEL OUT command...: run a client program (its output to OUT),
 # count its ok / not ok lines under LABEL, and a non-zero exit as a failure
 run_client() {

@@ -21,12 +21,9 @@ fi
 build=$ULID_WORK/go
 mkdir -p "$build"
 # GOPATH mode, no network: every import comes from Debian's /usr/share/gocode
-if ! (cd "$ULID_ROOT/test/client/go" && GO111MODULE=off GOPATH=/usr/share/gocode GOFLAGS= GOPROXY=off \
-	GOCACHE=${ULID_GOCACHE:-$build/cache} timeout 300 "$GO" build -o "$build/ulid_pgx" ulid_pgx.go) >"$build/build.log" 2>&1; then
-	sed 's/^/# /' "$build/build.log"
-	not_ok "client_go: ulid_pgx.go builds offline"
-	exit 1
-fi
+client_build "client_go: ulid_pgx.go builds offline" "$build/build.log" \
+	env -C "$ULID_ROOT/test/client/go" GO111MODULE=off GOPATH=/usr/share/gocode GOFLAGS= GOPROXY=off \
+	GOCACHE="${ULID_GOCACHE:-$build/cache}" timeout 300 "$GO" build -o "$build/ulid_pgx" ulid_pgx.go || exit 1
 echo "# $("$GO" version), pgx $(dpkg-query -W -f='${Version}' golang-github-jackc-pgx-v4-dev 2>/dev/null)"
 S=client_go
 client_server $S "ulid.node_id = 1" go || exit 1

@@ -21,11 +21,8 @@ if [ ! -r "$jar" ]; then
 fi
 build=$ULID_WORK/java
 mkdir -p "$build"
-if ! javac -Xlint:all -Werror -d "$build" -cp "$jar" "$ULID_ROOT/test/client/java/UlidJdbc.java" >"$build/javac.log" 2>&1; then
-	sed 's/^/# /' "$build/javac.log"
-	not_ok "client_java: UlidJdbc.java compiles"
-	exit 1
-fi
+client_build "client_java: UlidJdbc.java compiles" "$build/javac.log" \
+	javac -Xlint:all -Werror -d "$build" -cp "$jar" "$ULID_ROOT/test/client/java/UlidJdbc.java" || exit 1
 echo "# pgjdbc $(dpkg-query -W -f='${Version}' libpostgresql-jdbc-java 2>/dev/null) ($(readlink -f "$jar")), $(javac -version 2>&1)"
 
 S=client_java

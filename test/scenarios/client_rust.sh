@@ -24,12 +24,9 @@ mkdir -p "$build"
 cp -a "$ULID_ROOT/test/client/rust" "$build/src"
 start=$(date +%s)
 # Debian's cargo and rustc (not a rustup toolchain earlier on PATH), no network
-if ! (cd "$build/src" && CARGO_HOME=$build/home CARGO_TARGET_DIR=${ULID_CARGO_TARGET:-$build/target} \
-	RUSTC=/usr/bin/rustc timeout 600 "$CARGO" build --offline) >"$build/build.log" 2>&1; then
-	sed 's/^/# /' "$build/build.log" | tail -40
-	not_ok "client_rust: the program builds offline from Debian's crates"
-	exit 1
-fi
+client_build "client_rust: the program builds offline from Debian's crates" "$build/build.log" \
+	env -C "$build/src" CARGO_HOME="$build/home" CARGO_TARGET_DIR="${ULID_CARGO_TARGET:-$build/target}" \
+	RUSTC=/usr/bin/rustc timeout 600 "$CARGO" build --offline || exit 1
 echo "# $("$CARGO" --version), $(/usr/bin/rustc --version), tokio-postgres $(ls -d "$reg"/tokio-postgres-0.7.* | sed 's/.*-//'): built in $(($(date +%s) - start)) s"
 S=client_rust
 client_server $S "" rust || exit 1
