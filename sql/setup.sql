@@ -47,9 +47,9 @@ SELECT extname, extversion FROM pg_extension WHERE extname = 'ulid';
 -- needs: 'shared state' (ulid preloaded, or PostgreSQL 17+), 'preload',
 -- 'default settings' (the ulid.* settings settings.sql shows at their
 -- defaults: no node id),
--- 'nodes 3,5-9' (this server mints on
--- those explicit nodes: it owns them; probed with one id per node on a
--- layout no one else uses, on the clock)
+-- 'setting ulid.node_ids=0-65535' (current_setting() shows that value),
+-- 'nodes 3,5-9' (this server mints on those explicit nodes: it owns them;
+-- probed with one id per node on a layout no one else uses, on the clock)
 CREATE FUNCTION lacks(VARIADIC needs text[]) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
     need text; r text; node bigint; missing text[] := '{}';
@@ -69,6 +69,12 @@ BEGIN
             IF EXISTS (SELECT FROM pg_settings WHERE setting IS DISTINCT FROM boot_val
                        AND name IN ('ulid.node_id', 'ulid.clock_borrow_ms', 'ulid.clock_wait_ms', 'ulid.clock_offset_ms',
                                     'ulid.max_generator_states', 'ulid.max_states_per_role')) THEN
+                missing := missing || need;
+            END IF;
+        ELSIF need LIKE 'setting %=%' THEN
+            PERFORM gen_ulid();
+            IF current_setting(split_part(substr(need, 9), '=', 1), true)
+               IS DISTINCT FROM substr(need, strpos(need, '=') + 1) THEN
                 missing := missing || need;
             END IF;
         ELSIF need LIKE 'nodes %' THEN
