@@ -35,7 +35,7 @@ if [ "${ULID_CITUS:-}" = off ]; then
 	exit 0
 fi
 if [ ! -f "$citus_so" ] || [ ! -f "$citus_control" ]; then
-	skip "citus: Citus is not installed in this PostgreSQL ($citus_so or $citus_control missing; build it with test/citus-build.sh, see README \"Citus\")"
+	skip "citus: Citus is not installed in this PostgreSQL ($citus_so or $citus_control missing; build it with test/citus-build.sh, see test/README.md \"Citus\")"
 	exit 0
 fi
 
