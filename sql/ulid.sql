@@ -872,3 +872,10 @@ CREATE FUNCTION ulid_try_parse(text) RETURNS ulid
     AS 'MODULE_PATHNAME', 'ulid_try_parse' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION ulid_parse(text) IS 'a ULID from any of its text forms: ULID, UUID, Base62, TypeID or GSID';
 COMMENT ON FUNCTION ulid_try_parse(text) IS 'as ulid_parse, but NULL for text that is no ULID';
+
+-- issue 25: an abbreviated sort key of ulid's own (1.0 used core's
+-- uuid_sortsupport, whose key is the first 8 bytes).  ulid_ops refers to
+-- the function by oid, so replacing it switches the opclass.
+CREATE OR REPLACE FUNCTION ulid_sortsupport(internal) RETURNS void
+    AS 'MODULE_PATHNAME', 'ulid_sortsupport' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ulid_sortsupport(internal) IS 'btree sort support: byte order, with abbreviated keys that skip the leading zero bits of the time to hold random bits past the first 8 bytes';
