@@ -82,6 +82,7 @@ CG_ROWS=(
 	"ulid_from_base62|ulid_from_base62|SELECT count(ulid_from_base62(b62)) FROM cg_t"
 	"ulid_to_typeid|ulid_to_typeid|SELECT count(ulid_to_typeid(u, 'user')) FROM cg_t"
 	"typeid_to_ulid|typeid_to_ulid|SELECT count(typeid_to_ulid(tid)) FROM cg_t"
+	"ulid_to_gsid(u, 'usr', 1)|ulid_to_gsid|SELECT count(ulid_to_gsid(u, 'usr', 1)) FROM cg_t"
 	"ulid_parse (canonical text)|ulid_parse|SELECT count(ulid_parse(ut)) FROM cg_t"
 	"gen_uuidv7()|gen_uuidv7|SELECT count(gen_uuidv7()) FROM generate_series(1, $CG_N)"
 	"gen_typeid('user')|gen_typeid|SELECT count(gen_typeid('user')) FROM generate_series(1, $CG_N)"
