@@ -15,8 +15,9 @@ CREATE FUNCTION ulid_in(cstring) RETURNS ulid
     AS 'MODULE_PATHNAME', 'ulid_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION ulid_out(ulid) RETURNS cstring
     AS 'MODULE_PATHNAME', 'ulid_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
--- Binary output, comparison, hashing and sortsupport reuse core's uuid
--- functions: the bytes are identical, so is the behaviour.  Binary input is
+-- Binary output, comparison and hashing reuse core's uuid functions: the
+-- bytes are identical, so is the behaviour (sortsupport: see issue 25 at the
+-- end, an abbreviated key of our own).  Binary input is
 -- our own only to check the length (22P03 naming it, where uuid_recv calls a
 -- short value a protocol violation).
 CREATE FUNCTION ulid_recv(internal) RETURNS ulid

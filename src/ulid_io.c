@@ -4,8 +4,9 @@
  *	  Text I/O and binary input of the ulid type, the bytea casts and the
  *	  min/max support.
  *
- * Binary send, comparison, hashing and sortsupport are core's uuid
- * functions (identical bytes, identical behaviour): see sql/ulid.sql.
+ * Binary send, comparison and hashing are core's uuid functions (identical
+ * bytes, identical behaviour): see sql/ulid.sql; sortsupport is
+ * ulid_sort.c's.
  * Binary input is ours only to check the length first (core's uuid_recv
  * reports a short value as a protocol violation).
  *
