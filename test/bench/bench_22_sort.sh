@@ -26,36 +26,10 @@ sort_tables_sql() { # N: the SQL that makes one shuffled table per kind
 	done
 }
 
-# bench_rounds(names, queries, cleanups, reps): every query once per round,
-# order rotated, round 0 a warm-up; the cleanup (if any) runs untimed after
-# its query.  One row per query and measured round.
-bench_psql -q -c "$(sort_tables_sql "$SN")" -c "VACUUM ANALYZE" -c "
-CREATE OR REPLACE FUNCTION bench_rounds(names text[], queries text[], cleanups text[], reps int)
-RETURNS TABLE (name text, round int, ms float8) LANGUAGE plpgsql AS \$\$
-DECLARE
-    n int := array_length(names, 1);
-    t0 timestamptz;
-    i int;
-BEGIN
-    FOR r IN 0..reps LOOP
-        FOR k IN 0..n - 1 LOOP
-            i := (k + r) % n + 1;
-            t0 := clock_timestamp();
-            EXECUTE queries[i];
-            IF r > 0 THEN
-                name := names[i]; round := r;
-                ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
-                RETURN NEXT;
-            END IF;
-            IF cleanups[i] <> '' THEN
-                EXECUTE cleanups[i];
-            END IF;
-        END LOOP;
-    END LOOP;
-END
-\$\$" >/dev/null
+bench_psql -q -c "$(sort_tables_sql "$SN")" -c "VACUUM ANALYZE" >/dev/null
 
 # sort_rounds OUT NAME QUERY CLEANUP ...: rows "name round ms" into OUT
+# (bench_rounds in lib.sh)
 sort_rounds() {
 	local out=$1 names="" queries="" cleanups=""
 	shift
@@ -71,8 +45,7 @@ sort_rounds() {
 }
 # median_of OUT NAME; paired OUT A B: median over rounds of A / B
 median_of() {
-	awk -v n="$2" '$1 == n { print $3 }' "$1" | sort -n |
-		awk '{ a[NR] = $1 } END { printf "%.1f", (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+	awk -v n="$2" '$1 == n { print $3 }' "$1" | median_file /dev/stdin | awk '{ printf "%.1f", $1 }'
 }
 range_of() {
 	awk -v n="$2" '$1 == n { print $3 }' "$1" | sort -n | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.0f-%.0f", lo, hi }'

@@ -34,31 +34,25 @@ SELECT array_agg(id ORDER BY id) = array_agg(id ORDER BY id::bytea) AS byte_orde
 EOF_SQL
 }
 
+# expect DESCRIPTION OUTPUT PATTERN [ABSENT]: PATTERN in OUTPUT, ABSENT not
+expect() {
+	if grep -q "$3" <<<"$2" && { [ -z "${4:-}" ] || ! grep -q "$4" <<<"$2"; }; then
+		ok "sortsupport: $1"
+	else
+		not_ok "sortsupport: $1"
+		grep abbrev <<<"$2"
+	fi
+}
+
 out=$(sort_trace fresh)
-if grep -q 'uuid_abbrev: ' <<<"$out" && ! grep -q 'ulid_abbrev' <<<"$out"; then
-	ok "sortsupport: 1.0 sorts with core's uuid_sortsupport"
-else
-	not_ok "sortsupport: 1.0 sorts with core's uuid_sortsupport"
-	echo "$out" | grep abbrev
-fi
+expect "1.0 sorts with core's uuid_sortsupport" "$out" 'uuid_abbrev: ' 'ulid_abbrev'
 psqlx $S -c "ALTER EXTENSION ulid UPDATE" >/dev/null
-
 out=$(sort_trace fresh)
-if grep -q 'ulid_abbrev: estimation ends' <<<"$out" && ! grep -q 'uuid_abbrev\|ulid_abbrev: aborting' <<<"$out"; then
-	ok "sortsupport: after the update, fresh ids sort with ulid's abbreviated keys, kept"
-else
-	not_ok "sortsupport: after the update, fresh ids sort with ulid's abbreviated keys, kept"
-	echo "$out" | grep abbrev
-fi
+expect "after the update, fresh ids sort with ulid's abbreviated keys, kept" "$out" \
+	'ulid_abbrev: estimation ends' 'uuid_abbrev\|ulid_abbrev: aborting'
 check "sortsupport: fresh ids in byte order" 1 "$(grep -c '^t$' <<<"$out")"
-
 out=$(sort_trace same)
-if grep -q 'ulid_abbrev: aborting abbreviation' <<<"$out"; then
-	ok "sortsupport: keys that do not vary abandon abbreviation"
-else
-	not_ok "sortsupport: keys that do not vary abandon abbreviation"
-	echo "$out" | grep abbrev
-fi
+expect "keys that do not vary abandon abbreviation" "$out" 'ulid_abbrev: aborting abbreviation'
 check "sortsupport: after abandoning, byte order" 1 "$(grep -c '^t$' <<<"$out")"
 
 # an index build sorts with it too
@@ -66,11 +60,7 @@ out=$(psqlx $S 2>&1 -c "SET client_min_messages = log" -c "SET trace_sort = on" 
 	-c "SET max_parallel_maintenance_workers = 0" -c "SET maintenance_work_mem = '256MB'" \
 	-c "CREATE INDEX ON fresh (id)" -c "SET enable_seqscan = off" \
 	-c "SELECT array_agg(id) = (SELECT array_agg(id ORDER BY id::bytea) FROM fresh) FROM (SELECT id FROM fresh ORDER BY id) s")
-if grep -q 'ulid_abbrev: estimation ends' <<<"$out" && grep -q '^t$' <<<"$out"; then
-	ok "sortsupport: CREATE INDEX uses ulid's keys, and the index is in byte order"
-else
-	not_ok "sortsupport: CREATE INDEX uses ulid's keys, and the index is in byte order"
-	echo "$out" | tail -5
-fi
+expect "CREATE INDEX uses ulid's keys" "$out" 'ulid_abbrev: estimation ends'
+check "sortsupport: the index is in byte order" t "$(tail -1 <<<"$out")"
 
 pg_stop $S
