@@ -28,7 +28,7 @@ sort_tables_sql() { # N: the SQL that makes one shuffled table per kind
 
 bench_psql -q -c "$(sort_tables_sql "$SN")" -c "VACUUM ANALYZE" >/dev/null
 
-# sort_rounds OUT NAME QUERY CLEANUP ...: rows "name round ms" into OUT
+# sort_rounds OUT NAME QUERY CLEANUP ...: rows "name round ms cpu-ms" into OUT
 # (bench_rounds in lib.sh)
 sort_rounds() {
 	local out=$1 names="" queries="" cleanups=""
@@ -40,28 +40,31 @@ sort_rounds() {
 		shift 3
 	done
 	bench_psql -F ' ' -c "SET maintenance_work_mem = '1GB'" -c "SET max_parallel_maintenance_workers = 0" \
-		-c "SELECT name, round, round(ms::numeric, 2) FROM bench_rounds(ARRAY[${names%,}]::text[],
+		-c "SELECT name, round, round(ms::numeric, 2), coalesce(cpu_ms, 0) FROM bench_rounds(ARRAY[${names%,}]::text[],
 			ARRAY[${queries%,}]::text[], ARRAY[${cleanups%,}]::text[], $ULID_BENCH_REPS)" >"$out"
 }
-# median_of OUT NAME; paired OUT A B: median over rounds of A / B
+# columns of OUT: name round wall-ms cpu-ms.  median_of OUT NAME [COL],
+# range_of OUT NAME [COL], paired OUT A B [COL]: the median over rounds of
+# A / B (COL 3: wall ms, the default; 4: the backend's CPU ms)
 median_of() {
-	awk -v n="$2" '$1 == n { print $3 }' "$1" | median_file /dev/stdin | awk '{ printf "%.1f", $1 }'
+	awk -v n="$2" -v c="${3:-3}" '$1 == n { print $c }' "$1" | median_file /dev/stdin | awk '{ printf "%.0f", $1 }'
 }
 range_of() {
-	awk -v n="$2" '$1 == n { print $3 }' "$1" | sort -n | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.0f-%.0f", lo, hi }'
+	awk -v n="$2" -v c="${3:-3}" '$1 == n { print $c }' "$1" | sort -n |
+		awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.0f-%.0f", lo, hi }'
 }
 paired() {
-	awk -v a="$2" -v b="$3" '$1 == a { x[$2] = $3 } $1 == b { y[$2] = $3 }
-		END { for (r in x) if (y[r] > 0) print x[r] / y[r] }' "$1" | sort -n |
-		awk '{ a[NR] = $1 } END { printf "%.3f", (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+	awk -v a="$2" -v b="$3" -v c="${4:-3}" '$1 == a { x[$2] = $c } $1 == b { y[$2] = $c }
+		END { for (r in x) if (y[r] > 0) print x[r] / y[r] }' "$1" | median_file /dev/stdin | awk '{ printf "%.3f", $1 }'
 }
 
 report ""
 report "## Sorting and index builds ($SN shuffled values)"
 report ""
 report "ulid's own sortsupport against core's \`uuid_sortsupport\` on the same bytes (a \`uuid\` column holding"
-report "them: how 1.0 sorted ulid) and against uuid v4 values; median ms over $ULID_BENCH_REPS rounds (min-max), and"
-report "the median of the per-round ratios (each round runs every query once, order rotated)."
+report "them: how 1.0 sorted ulid) and against uuid v4 values.  Each round runs every query once, order rotated;"
+report "medians over $ULID_BENCH_REPS rounds of wall ms (min-max) and of the backend's CPU ms (user + system: less"
+report "disturbed by other load on a shared machine), and the medians of the per-round ratios."
 
 # --- sorts ---------------------------------------------------------------------
 sort_q() { echo "SELECT count(*) FROM (SELECT $2 FROM srt_$1 ORDER BY $2 OFFSET 0) s"; } # KIND COLUMN
@@ -91,21 +94,22 @@ for what in sort index; do
 		report "#### CREATE INDEX on $SN shuffled values (maintenance_work_mem 1GB, no parallel workers)"
 	fi
 	report ""
-	report "| values | ulid's sortsupport, ms | core's uuid_sortsupport (1.0), ms | ulid / 1.0 (paired) | ulid / uuid v4 (paired) |"
+	report "| values | ulid's sortsupport: wall ms (min-max); CPU ms | 1.0 (core's uuid_sortsupport): wall; CPU | ulid / 1.0, paired: wall; CPU | ulid / uuid v4, paired: wall; CPU |"
 	report "|---|---:|---:|---:|---:|"
 	for k in fresh monotonic random; do
-		report "| $k ($(grep "^$k|" <(printf '%s\n' "${SORT_KINDS[@]}") | cut -d'|' -f3)) | $(median_of "$f" $k) ($(range_of "$f" $k)) | $(median_of "$f" ${k}_core) ($(range_of "$f" ${k}_core)) | $(paired "$f" $k ${k}_core)x | $(paired "$f" $k v4)x |"
+		report "| $k ($(grep "^$k|" <(printf '%s\n' "${SORT_KINDS[@]}") | cut -d'|' -f3)) | $(median_of "$f" $k) ($(range_of "$f" $k)); $(median_of "$f" $k 4) | $(median_of "$f" ${k}_core) ($(range_of "$f" ${k}_core)); $(median_of "$f" ${k}_core 4) | $(paired "$f" $k ${k}_core)x; $(paired "$f" $k ${k}_core 4)x | $(paired "$f" $k v4)x; $(paired "$f" $k v4 4)x |"
 		MED[${what}_${k}_vs_v4]=$(paired "$f" $k v4)
-		MED[${what}_${k}_vs_core]=$(paired "$f" $k ${k}_core)
+		MED[${what}_${k}_vs_v4_cpu]=$(paired "$f" $k v4 4)
+		MED[${what}_${k}_vs_core_cpu]=$(paired "$f" $k ${k}_core 4)
 	done
-	report "| uuid v4 (gen_random_uuid(), uuid_ops) | $(median_of "$f" v4) ($(range_of "$f" v4)) | | | 1 |"
+	report "| uuid v4 (gen_random_uuid(), uuid_ops) | $(median_of "$f" v4) ($(range_of "$f" v4)); $(median_of "$f" v4 4) | | | 1 |"
 done
 report ""
 report "| sort target | value | verdict |"
 report "|---|---:|---|"
-target "sort of fresh gen_ulid() values / uuid v4" "${MED[sort_fresh_vs_v4]}" 1.0
-target "sort of gen_random_ulid() values / the same with 1.0's sortsupport" "${MED[sort_random_vs_core]}" 1.0
-target "CREATE INDEX on fresh gen_ulid() values / uuid v4" "${MED[index_fresh_vs_v4]}" 1.0
+target "sort of fresh gen_ulid() values / uuid v4, CPU (wall: ${MED[sort_fresh_vs_v4]}x)" "${MED[sort_fresh_vs_v4_cpu]}" 1.0
+target "sort of gen_random_ulid() values / the same with 1.0's sortsupport, CPU" "${MED[sort_random_vs_core_cpu]}" 1.0
+target "CREATE INDEX on fresh gen_ulid() values / uuid v4, CPU (wall: ${MED[index_fresh_vs_v4]}x)" "${MED[index_fresh_vs_v4_cpu]}" 1.0
 bench_psql -q -c "DROP TABLE srt_fresh, srt_monotonic, srt_random, srt_v4" >/dev/null
 
 # --- instructions of the sort (callgrind, single-user backend) -----------------
