@@ -1,5 +1,10 @@
 -- Pins the volatility, strictness, parallel safety and leakproofness of
 -- every function of the extension: a change here must be deliberate.
+-- The extension's schema is searched first, so that its functions named as
+-- core's (uuidv7() and others, core's on 17/18+: uuid_dropin.sql) print
+-- unqualified on every major.  The drop-in names are created on every major
+-- and never shadow pg_catalog: sql/ulid.sql says why, uuid_dropin.sql checks.
+SET search_path = public, pg_catalog;
 SELECT p.oid::regprocedure AS function, p.provolatile AS vol, p.proparallel AS par,
        p.proisstrict AS strict, p.proleakproof AS leakproof
 FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid
@@ -64,14 +69,23 @@ WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid')
   AND d.deptype = 'e' AND d.classid = 'pg_operator'::regclass
 ORDER BY o.oid::regoperator::text;
 
--- no function body depends on search_path: every function is C or internal
+-- no function body depends on search_path: every function is C or internal,
+-- or pins search_path to pg_catalog, pg_temp (ulid_check_node_ids(), which
+-- must not refer to Citus before it runs)
 SELECT p.oid::regprocedure AS not_c_or_internal
 FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid
 JOIN pg_language l ON l.oid = p.prolang
 WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid')
   AND d.deptype = 'e' AND d.classid = 'pg_proc'::regclass
-  AND p.prokind <> 'a' AND l.lanname NOT IN ('c', 'internal');
+  AND p.prokind <> 'a' AND l.lanname NOT IN ('c', 'internal')
+  AND p.proconfig IS DISTINCT FROM '{"search_path=pg_catalog, pg_temp"}';
+SELECT p.oid::regprocedure AS pinned_search_path, l.lanname, p.proconfig
+FROM pg_depend d JOIN pg_proc p ON p.oid = d.objid
+JOIN pg_language l ON l.oid = p.prolang
+WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid')
+  AND d.deptype = 'e' AND d.classid = 'pg_proc'::regclass AND p.proconfig IS NOT NULL;
 
 -- the extension is trusted: a database owner installs it (SPEC section 6;
 -- test/scenarios/trusted.sh); creating it as superuser stays possible
 SELECT version, trusted, superuser FROM pg_available_extension_versions WHERE name = 'ulid' ORDER BY version;
+RESET search_path;

@@ -139,3 +139,11 @@ SELECT err($$SELECT snowflake_encode(-1, 'twitter', '[]')$$) AS negative_twitter
        err($$SELECT snowflake_decode('9223372036854775808', 'twitter', '[]')$$) AS sign_bit,
        err($$SELECT snowflake_decode('zzzz', 'twitter', '[{"radix": {"radix": 62, "width": 3}}]')$$) AS more_than_width;
 SELECT snowflake_encode(NULL, 'twitter', '[]') IS NULL AS strict_id, snowflake_decode('1', 'twitter', NULL) IS NULL AS strict_codec;
+-- issue 21: malformed text ending or starting inside a multibyte character
+-- is 22P02, and the position quoted is the character's, never a byte inside it
+SELECT t, c, err(format('SELECT snowflake_decode(%L, %L, %L)', t, 'snowflake_ms', c)) AS error
+FROM (VALUES ('12€', '[{"suffix": "zz"}]'), ('123€', '[{"suffix": "z"}]'),
+             ('O123zé', '[{"suffix": "zz"}, {"prefix": "O"}]'),
+             ('₭1', '[{"radix": {"radix": 62}}, {"prefix": "€"}]'),
+             ('é€1', '[{"radix": {"radix": 62}}, {"prefix": "é€€"}]'),
+             ('€12', '[{"radix": {"radix": 62}}, {"suffix": "€"}]')) v(t, c);

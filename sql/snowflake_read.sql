@@ -201,3 +201,6 @@ SELECT * FROM tweets ORDER BY id;
 SELECT id FROM tweets WHERE id BETWEEN snowflake_lower('twitter', '2022-06-28T16:07:40Z')
                                    AND snowflake_upper('twitter', '2022-06-28T16:07:41Z');
 DROP TABLE tweets;
+-- issue 21: a layout whose range ends after year 9999 names that end as a
+-- time (ISO 8601's expanded year), not a bare number
+SELECT err($$SELECT snowflake_pack('custom(time=53:s:9999-12-31T23:59:59.000Z, sequence=10, sign=false)', '9999-12-31T23:59:58Z', 0, 0)$$) AS range_past_9999;

@@ -8,7 +8,7 @@
  * (gen_ulid(), gen_monotonic_ulid(), snowflake_next(), gen_uuidv7()) reads
  * the clock here.
  * Only backwards: ids issued on a clock shifted forward would be persisted
- * into the restart floor (shmem.c) and keep every later id ahead of the
+ * into the restart floor (floors.c) and keep every later id ahead of the
  * real time.  It is a SIGHUP setting, so it changes for all backends at
  * once, and only a superuser can set it (ALTER SYSTEM or postgresql.conf).
  *

@@ -40,19 +40,30 @@ extern PGDLLEXPORT Datum gen_ulid(PG_FUNCTION_ARGS);
 #define HINT_PARSE \
 	"ulid_parse accepts a ULID (26 Crockford Base32 characters, any case), a UUID (32 hexadecimal digits, with hyphens or braces as uuid accepts them), Base62 (22 characters), a TypeID (prefix_ and 26 characters) or a GSID (prefix_ and 28 characters)."
 
-/* "Character "x" at position n": the whole character at byte offset off */
-static char *
-describe_char(const char *s, size_t off)
+int
+ulid_char_number(const char *s, size_t len, size_t off)
 {
+	/* the bytes before the character holding off: whole characters */
+	int			whole = pg_mbcliplen(s, (int) len, (int) Min(off, len));
+
+	return pg_mbstrlen_with_len(s, whole) + 1;
+}
+
+/* "Character "x" at position n": the whole character holding byte off */
+static char *
+describe_char(const char *s, size_t len, size_t off)
+{
+	size_t		start = (size_t) pg_mbcliplen(s, (int) len, (int) Min(off, len));
+
 	return psprintf("Character \"%.*s\" at position %d",
-					pg_mblen(s + off), s + off,
-					pg_mbstrlen_with_len(s, (int) off) + 1);
+					start < len ? pg_mblen(s + start) : 0, s + start,
+					ulid_char_number(s, len, off));
 }
 
 /* The errdetail for status st of a decoder of form over s[0..len). */
 static char *
-decode_detail(int form, int radix, const char *s, ulid_codec_status st,
-			  const ulid_codec_error *e)
+decode_detail(int form, int radix, const char *s, size_t len,
+			  ulid_codec_status st, const ulid_codec_error *e)
 {
 	/* length in characters of the part the error is about */
 #define NCHARS pg_mbstrlen_with_len(s + e->pos, (int) e->len)
@@ -63,19 +74,19 @@ decode_detail(int form, int radix, const char *s, ulid_codec_status st,
 			switch (form)
 			{
 				case FORM_RADIX:
-					return psprintf("%s is not a base-%d digit.", describe_char(s, e->pos), radix);
+					return psprintf("%s is not a base-%d digit.", describe_char(s, len, e->pos), radix);
 				case ULID_FORM_BASE62:
 				case ULID_FORM_GSID:
-					return psprintf("%s is not a Base62 digit (0-9, A-Z, a-z).", describe_char(s, e->pos));
+					return psprintf("%s is not a Base62 digit (0-9, A-Z, a-z).", describe_char(s, len, e->pos));
 				case ULID_FORM_TYPEID:
 					return psprintf("%s is not a lowercase Crockford Base32 digit (0-9 and a-z without i, l, o, u).",
-									describe_char(s, e->pos));
+									describe_char(s, len, e->pos));
 				case ULID_FORM_ULID:
-					return psprintf("%s is not a Crockford Base32 digit.", describe_char(s, e->pos));
+					return psprintf("%s is not a Crockford Base32 digit.", describe_char(s, len, e->pos));
 				case ULID_FORM_UUID:
-					return psprintf("%s is unexpected in UUID text.", describe_char(s, e->pos));
+					return psprintf("%s is unexpected in UUID text.", describe_char(s, len, e->pos));
 				default:
-					return psprintf("%s occurs in no text form of a ULID.", describe_char(s, e->pos));
+					return psprintf("%s occurs in no text form of a ULID.", describe_char(s, len, e->pos));
 			}
 		case ULID_CODEC_BAD_LENGTH:
 			switch (form)
@@ -107,7 +118,7 @@ decode_detail(int form, int radix, const char *s, ulid_codec_status st,
 			return psprintf(form == ULID_FORM_TYPEID ?
 							"%s is not allowed in a TypeID prefix (a-z and \"_\")." :
 							"%s is not allowed in a GSID prefix (a-z).",
-							describe_char(s, e->pos));
+							describe_char(s, len, e->pos));
 		case ULID_CODEC_PREFIX_UNDERSCORE:
 			return pstrdup("A TypeID prefix cannot start or end with \"_\".");
 		case ULID_CODEC_NO_FORM:
@@ -202,7 +213,7 @@ report_decode_error(const char *fname, int form, int radix, bool any_form,
 			 ULID_CODEC_IS_RANGE_ERROR(st) ?
 			 errmsg("value out of range for %s: \"%s\"", fname, str) :
 			 errmsg("invalid input syntax for %s: \"%s\"", fname, str),
-			 errdetail("%s", decode_detail(form, radix, s, st, e)),
+			 errdetail("%s", decode_detail(form, radix, s, len, st, e)),
 			 errhint("%s", decode_hint(form, radix, any_form))));
 }
 
@@ -376,7 +387,7 @@ check_prefix(text *prefix, bool typeid)
 				 errmsg("invalid %s prefix: \"%s\"", typeid ? "TypeID" : "GSID",
 						pnstrdup(s, len)),
 				 errdetail("%s", decode_detail(typeid ? ULID_FORM_TYPEID : ULID_FORM_GSID,
-											   0, s, st, &e)),
+											   0, s, len, st, &e)),
 				 errhint(typeid ?
 						 "A TypeID prefix is at most 63 characters of a-z and \"_\", with no \"_\" at either end; it may be empty." :
 						 "A GSID prefix is 1 to 63 lowercase letters a-z.")));

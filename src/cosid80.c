@@ -24,7 +24,10 @@
 #include "utils/timestamp.h"
 
 #include "cosid.h"
-#include "shmem.h"
+#include "floors.h"
+#include "modules.h"
+#include "node.h"
+#include "state_view.h"
 
 #define COSID80_HINT "COSID_80 text is 15 Base62 characters (0-9, A-Z, a-z): time 8, node 4, sequence 3, such as 0VZEV0mp000300H."
 #define FRIENDLY80_HINT "A COSID_80 friendly id is yyyyMMddHHmmssSSS-NNNNNNN-SSSSS (node 7 digits, sequence 5), as cosid80_friendly() writes it."
@@ -51,7 +54,7 @@ check_node80(int64 node, bool from_setting)
 			 errmsg("node " INT64_FORMAT " does not fit COSID_80", node),
 			 errdetail("COSID_80 has a 20-bit node: nodes 0 to 1048575."),
 			 from_setting ?
-			 errhint("The node comes from ulid.node_id; pass a node that fits: cosid80_next(node).") : 0));
+			 errhint("The node is this server's node id (ulid.node_id, or its Citus group id under ulid.node_id_source = 'citus'); pass a node that fits: cosid80_next(node).") : 0));
 }
 
 /* The parts of COSID_80 text, or ERROR 22P02 / 22003 naming fn. */
@@ -73,7 +76,7 @@ parse80(text *t, const char *fn, int64 *ms, uint64 *node, uint64 *seq)
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 			 errmsg("invalid input syntax for %s: \"%s\"", fn, text_to_cstring(t)),
-			 errdetail("At character %d: %s", pg_mbstrlen_with_len(s, (int) err.pos) + 1, err.msg),
+			 errdetail("At character %d: %s", ulid_char_number(s, (size_t) len, err.pos), err.msg),
 			 errhint(COSID80_HINT)));
 }
 
@@ -86,7 +89,10 @@ text80(int64 ms, uint64 node, uint64 seq)
 	return cstring_to_text_with_len(out, COSID80_TEXT_LEN);
 }
 
-/* cosid80_next(node DEFAULT NULL): NULL is this server's ulid.node_id */
+/*
+ * cosid80_next(node DEFAULT NULL): NULL is this server's node (node.c);
+ * a node given must be one this server owns.
+ */
 PG_FUNCTION_INFO_V1(cosid80_next);
 Datum
 cosid80_next(PG_FUNCTION_ARGS)
@@ -97,19 +103,16 @@ cosid80_next(PG_FUNCTION_ARGS)
 
 	if (PG_ARGISNULL(0))
 	{
-		node = sf_node_id();
+		node = ulid_node_id();
 		if (unlikely(node < 0))
-			ereport(ERROR,
-					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-					 errmsg("this server has no node id for COSID_80 ids"),
-					 errdetail("ulid.node_id is not set, and cosid80_next() mints ids on it."),
-					 errhint("Set ulid.node_id in postgresql.conf to a node number no other server minting ids uses (or ALTER SYSTEM SET ulid.node_id = ...), then SELECT pg_reload_conf(); or pass the node: cosid80_next(node).")));
+			ulid_node_report_none("COSID_80", "cosid80_next()", "cosid80_next(node)");
 		check_node80(node, true);
 	}
 	else
 	{
 		node = PG_GETARG_INT64(0);
 		check_node80(node, false);
+		ulid_node_require_owned(node, "cosid80_next(node)");
 	}
 	sf_next_parts(cosid80_l(), ULID_STATE_COSID80, node, &ms, &seq);
 	PG_RETURN_TEXT_P(text80(ms, (uint64) node, seq));
@@ -197,8 +200,7 @@ cosid80_from_friendly(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
 				 errmsg("invalid input syntax for cosid80_from_friendly: \"%s\"", text_to_cstring(t)),
-				 errdetail("At character %d: %s", pg_mbstrlen_with_len(s, (int) Min(err.pos, (size_t) len)) + 1,
-						   err.msg),
+				 errdetail("At character %d: %s", ulid_char_number(s, (size_t) len, err.pos), err.msg),
 				 errhint(FRIENDLY80_HINT)));
 	ms = sf_local_to_utc(zone, local, text_to_cstring(t), "cosid80_from_friendly");
 	if (ms < 0 || ms > COSID80_MAX_MS)

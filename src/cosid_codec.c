@@ -378,7 +378,7 @@ snowflake_encode(PG_FUNCTION_ARGS)
 static void
 report_syntax(const char *s, size_t len, const cosid_error *err)
 {
-	int			at = pg_mbstrlen_with_len(s, (int) Min(err->pos, len)) + 1;
+	int			at = ulid_char_number(s, len, err->pos);
 
 	ereport(ERROR,
 			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),

@@ -9,7 +9,7 @@
  * atomically (a temporary file, fsync, durable_rename), so a crash leaves
  * either the old or the new text, never a torn one: a file that does not
  * parse was damaged from outside, and the generators refuse to issue until
- * a superuser repairs it (shmem.c).
+ * a superuser repairs it (floors.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -127,6 +127,69 @@ ulid_floor_file_read(UlidFloorRead *out, size_t max_entries)
 	}
 	out->status = ULID_FLOOR_READ_OK;
 	out->ms = (int64) ms;
+}
+
+/*
+ * Clear one path (relative to the data directory) for the writer: remove a
+ * symlink, anything that is neither a file nor a directory, a file this
+ * process cannot open for reading and writing, or an empty directory.
+ * Returns what was removed (NULL: nothing); ERROR when it cannot.
+ */
+static const char *
+clear_path(const char *rel)
+{
+	char		abs[MAXPGPATH];
+	struct stat sb;
+	const char *what;
+	int			fd;
+
+	snprintf(abs, sizeof(abs), "%s/%s", DataDir, rel);
+	if (lstat(rel, &sb) != 0)
+	{
+		if (errno == ENOENT)
+			return NULL;
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not inspect \"%s\" to repair the ulid restart floor: %m", abs),
+				 errhint("Remove \"%s\" by hand as the operating system user that runs the server, then run ulid_floor_repair() again.", abs)));
+	}
+	if (S_ISDIR(sb.st_mode))
+	{
+		if (rmdir(rel) == 0)
+			return "an empty directory";
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("could not repair the ulid restart floor: \"%s\" is a directory: %m", abs),
+				 errdetail("The restart floor of gen_monotonic_ulid() and snowflake_next() is the file \"%s\"; a repair removes an empty directory in its place, not one with contents.",
+						   ulid_floor_file_path()),
+				 errhint("Move the directory \"%s\" away (or remove it) as the operating system user that runs the server, then run ulid_floor_repair() again.", abs)));
+	}
+	if (S_ISLNK(sb.st_mode))
+		what = "a symbolic link";
+	else if (!S_ISREG(sb.st_mode))
+		what = "a special file";
+	else if ((fd = open(rel, O_RDWR | PG_BINARY, 0)) < 0)
+		what = "a file that could not be opened";
+	else
+	{
+		close(fd);
+		return NULL;			/* a file durable_rename() can replace */
+	}
+	if (unlink(rel) != 0)
+		ereport(ERROR,
+				(errcode_for_file_access(),
+				 errmsg("could not remove %s at \"%s\" to repair the ulid restart floor: %m", what, abs),
+				 errhint("Remove \"%s\" by hand as the operating system user that runs the server, then run ulid_floor_repair() again.", abs)));
+	return what;
+}
+
+const char *
+ulid_floor_file_clear(void)
+{
+	const char *what = clear_path(ULID_FLOOR_FILE);
+
+	(void) clear_path(FLOOR_TMP_FILE);
+	return what;
 }
 
 bool

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * floor_file.h
- *	  The persisted floors: $PGDATA/ulid_floor (see shmem.c).
+ *	  The persisted floors: $PGDATA/ulid_floor (see floors.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -44,6 +44,16 @@ extern void ulid_floor_file_read(UlidFloorRead *out, size_t max_entries);
  * generators' restart floor, and returns false.
  */
 extern bool ulid_floor_file_write(const char *text, size_t len, int elevel);
+
+/*
+ * For ulid_floor_repair(), before it writes: remove what stands in the
+ * way of writing the file (a symlink, a special file, a file the server
+ * cannot open, an empty directory) at its path or the temporary file's.
+ * Returns what was removed at the file's path ("a symbolic link" ...), or
+ * NULL.  ERROR 55000 for a directory with contents, naming what to remove
+ * by hand and where.
+ */
+extern const char *ulid_floor_file_clear(void);
 
 /* The file's absolute path, for messages. */
 extern const char *ulid_floor_file_path(void);

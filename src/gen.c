@@ -12,6 +12,13 @@
  * in 1..2^64, carrying into the time part on overflow.  The next id stays
  * unguessable, and the ids one session inserts arrive in order.
  *
+ * gen_ulid() is PARALLEL RESTRICTED: its state is the backend's own, so a
+ * parallel query calls it in the leader and keeps the order.
+ * gen_monotonic_ulid() (shared state, visible to workers) is PARALLEL SAFE.
+ * gen_random_ulid() (80 fresh bits every call, no order within a
+ * millisecond) is PARALLEL SAFE; gen_ulid(at) never reads or changes the
+ * backend's state.
+ *
  *-------------------------------------------------------------------------
  */
 #include "ulid.h"

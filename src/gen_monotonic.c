@@ -4,7 +4,7 @@
  *	  gen_monotonic_ulid(): ULIDs strictly increasing across every backend
  *	  of the server, and ulid_monotonic_advance().
  *
- * One shared state (shmem.c: kind ULID_STATE_MONOTONIC_ULID, key all zero)
+ * One shared state (state_table.c: kind ULID_STATE_MONOTONIC_ULID, key all zero)
  * holds the last value issued.  The start and step rules are gen_ulid()'s
  * (gen.h): in a millisecond later than the last value's, a fresh value
  * (80 random bits, the top one cleared); otherwise (same millisecond, or
@@ -13,7 +13,7 @@
  * generator keeps issuing on the last time it used, and on exhausting a
  * millisecond moves to the next: it never waits for the clock and never
  * fails on it.  A fresh value never starts below the state's base_ms
- * (shmem.h), which is what keeps ids above those of before a restart.
+ * (floors.h), which is what keeps ids above those of before a restart.
  *
  * The clock is read and the randomness for both rules drawn before taking
  * the state's spinlock; inside it: one comparison, one 128-bit addition,
@@ -27,7 +27,9 @@
 #include "ulid.h"
 
 #include "gen.h"
-#include "shmem.h"
+#include "floors.h"
+#include "modules.h"
+#include "state_view.h"
 
 /* the state's words */
 #define W_HI		0			/* last value: time << 16 | top random bits */
@@ -99,7 +101,7 @@ report_exhausted(bool advanced, int64 own_floor)
 
 /*
  * Every case of gen_monotonic_ulid() (it tries the common one inline
- * first): the issuing loop of shmem.h, with the step already drawn.  The
+ * first): the issuing loop of floors.h, with the step already drawn.  The
  * 80 fresh bits of a new millisecond are drawn only when the state needs
  * them (about once per millisecond for the whole server), going round once
  * more.  Randomness is always drawn outside the spinlock.
@@ -205,9 +207,9 @@ gen_monotonic_ulid(PG_FUNCTION_ARGS)
 	 * issue(), which starts over.
 	 *
 	 * Validity needs no test of its own here: a state without an id has
-	 * word[] zero (shmem.c zeroes the words wherever it clears valid), so
-	 * its time 0 lies below the clock, which is after 1970, and it goes to
-	 * issue(), which tests valid.
+	 * word[] zero (state_table.c and floors.c zero the words wherever they
+	 * clear valid), so its time 0 lies below the clock, which is after 1970,
+	 * and it goes to issue(), which tests valid.
 	 */
 	SpinLockAcquire(&st->mutex);
 	hi = st->word[W_HI];
@@ -253,6 +255,7 @@ ulid_monotonic_advance(PG_FUNCTION_ARGS)
 	UlidGenState *st;
 
 	ulid_require_superuser("advance gen_monotonic_ulid()");
+	ulid_warn_far_ahead(tms, "ulid_monotonic_advance()");
 	st = get_state();
 
 	/* nothing to do when the state is already above the argument */

@@ -8,7 +8,7 @@
  * THE STATE
  * Layouts with the same bit structure (sfl_layout_key: time bits, unit,
  * epoch, node bits, sequence bits, order, sign) mint the same ids whatever
- * their names, so the shared state (shmem.c, kind ULID_STATE_SNOWFLAKE) is
+ * their names, so the shared state (state_table.c, kind ULID_STATE_SNOWFLAKE) is
  * keyed by that structure plus the node.  Its words hold the last tick and
  * sequence issued; ids from one state therefore strictly increase: an id of
  * a fixed node orders by (tick, sequence) in both bit orders.  The sequence
@@ -34,7 +34,7 @@
  *		the clock at most ulid.clock_wait_ms behind L: wait for it to come
  *		  within the allowance of L;
  *		more: fail with 55000, giving both times.
- * then the shared floor check on the last millisecond of the tick (shmem.h),
+ * then the shared floor check on the last millisecond of the tick (floors.h),
  * and the stores.  A few dozen instructions, no call that can fail.
  * Every wait happens after releasing the spinlock and checks for interrupts
  * (cancel and statement_timeout work); then the loop starts over with a
@@ -42,20 +42,27 @@
  * it and spins the rest, so a session minting at a layout's cap keeps pace
  * with the clock without burning a core; a longer one sleeps on the latch.
  *
- * The state's base_ms (the restart floor, or an advanced state's own floor
- * after a restart) stands in for the clock while it lies ahead, so after a
- * restart ids are issued at once from it, on its tick and the allowance
- * after it; beyond, the waits are for the real clock and bounded by the
- * policy like any other.  An advance within a run moves the words, not
- * base_ms: ids then follow the policy against the real clock, and when it
- * fails the error names the advance (and snowflake_reset()).
+ * ONE RULE FOR FLOORS AHEAD OF THE CLOCK
+ * The state's base_ms (the restart floor, a floor replayed from WAL before
+ * a promotion, or an advanced state's own floor after a restart) stands in
+ * for the clock while it lies ahead; an advance moves the words.  Either
+ * way the state's position then comes from a floor, not from the clock:
+ * st->ahead is set, and the state issues from it at once and keeps
+ * issuing, tick after tick as each tick's sequence is used up, however far
+ * ahead of the clock that is, until the clock passes its last tick and a
+ * tick starts from the clock again (which clears st->ahead).  A floor
+ * records ids that exist, not a clock fault, so it never makes a call wait
+ * or fail; the view counts those ids as borrows, and the server log says
+ * once per state (st->ahead_logged) when it runs more than
+ * ulid.clock_wait_ms ahead that way.  The clock policy above governs only a
+ * state that follows the clock when the clock steps back.
  *
  * The view counts borrows (ids on a tick starting after the clock), waits
  * (calls that waited, for the clock or the floor) and failures.
  *
  * Ids issued after a restart or a reclaim lie above every id issued
  * before: the state starts on the tick holding max(clock, base_ms), and
- * every tick issued before ended below it (shmem.c).  A hot standby refuses (25006): a copy
+ * every tick issued before ended below it (floors.c).  A hot standby refuses (25006): a copy
  * of the primary carries the primary's ulid.node_id.
  *
  *-------------------------------------------------------------------------
@@ -71,7 +78,10 @@
 #include "utils/guc.h"
 #include "utils/wait_event.h"
 
-#include "shmem.h"
+#include "floors.h"
+#include "modules.h"
+#include "node.h"
+#include "state_view.h"
 
 /* the state's words */
 #define W_TICK		0			/* last tick issued */
@@ -92,8 +102,7 @@ StaticAssertDecl(offsetof(sf_state_key, node) == sizeof(sfl_key),
 /* the last microseconds of a wait for the next tick are spun, not slept */
 #define SPIN_US		50
 
-/* settings */
-static int	node_id = -1;
+/* settings (ulid.node_id and the owned nodes: node.c) */
 static int	clock_borrow_ms = 5;
 static int	clock_wait_ms = 1000;
 
@@ -195,15 +204,6 @@ gen_label(const sfl_layout *l, UlidStateKind kind)
 	return psprintf("snowflake_next() for layout %s", sf_layout_name(l));
 }
 
-/* The call that undoes an advance of the state of (kind, layout, node). */
-static char *
-reset_call(const sfl_layout *l, UlidStateKind kind, int64 node)
-{
-	if (kind == ULID_STATE_COSID80)
-		return psprintf("SELECT cosid80_reset(" INT64_FORMAT ")", node);
-	return psprintf("SELECT snowflake_reset('%s', " INT64_FORMAT ")", sf_layout_name(l), node);
-}
-
 /* ERROR 22003 unless node fits the layout's node bits. */
 static void
 check_node(const sfl_layout *l, int64 node, bool from_setting)
@@ -217,7 +217,7 @@ check_node(const sfl_layout *l, int64 node, bool from_setting)
 			 errdetail("Its node fields hold %d bits together: nodes 0 to " UINT64_FORMAT ".",
 					   l->node_bits, sfl_max_node(l)),
 			 from_setting ?
-			 errhint("The node comes from ulid.node_id; pass a node that fits: snowflake_next(layout, node).") : 0));
+			 errhint("The node is this server's node id (ulid.node_id, or its Citus group id under ulid.node_id_source = 'citus'); pass a node that fits: snowflake_next(layout, node).") : 0));
 }
 
 /*
@@ -240,22 +240,14 @@ report_out_of_time(const sfl_layout *l, UlidStateKind kind, int64 now, int64 las
 }
 
 /*
- * ERROR 55000: the clock is further behind the last tick than the policy
- * waits.  When the state was advanced past the clock, the advance is the
- * cause, and the message says so.
+ * ERROR 55000: the clock stepped further behind the last tick than the
+ * policy waits.  Never because of a floor: a state issuing ahead of the
+ * clock from a floor or an advance (st->ahead) does not get here.
  */
 static void
 report_clock_behind(const sfl_layout *l, UlidStateKind kind, int64 node,
-					int64 now, int64 last_ms, int64 allowance, bool advanced,
-					int64 own_floor)
+					int64 now, int64 last_ms, int64 allowance)
 {
-	if (advanced)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("%s, node " INT64_FORMAT ", was advanced to %s, " INT64_FORMAT " ms ahead of the clock",
-						gen_label(l, kind), node, ulid_iso_or_ms(last_ms), last_ms - now),
-				 errdetail_internal("%s", ulid_advance_detail(own_floor, reset_call(l, kind, node))),
-				 errhint("The generator issues at most ulid.clock_borrow_ms (or one tick) ahead of the clock; it issues again once the clock reaches the advanced time.")));
 	ereport(ERROR,
 			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 			 errmsg("the clock (%s) is " INT64_FORMAT " ms behind the last %s id's time (%s)",
@@ -299,7 +291,7 @@ wait_for_clock(int64 target)
 
 /*
  * The next (tick, sequence) of (kind, layout, node): the issuing loop of
- * shmem.h.  kind is ULID_STATE_SNOWFLAKE (snowflake_next()) or
+ * floors.h.  kind is ULID_STATE_SNOWFLAKE (snowflake_next()) or
  * ULID_STATE_COSID80 (cosid80_next(), whose 80-bit layout is never packed
  * into a bigint).
  */
@@ -323,7 +315,7 @@ sf_next_parts(const sfl_layout *l, int kind_, int64 node, int64 *out_tick,
 				(errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
 				 errmsg("cannot mint %s ids during recovery", kind == ULID_STATE_COSID80 ? "COSID_80" : "Snowflake"),
 				 errdetail("A hot standby is a copy of its primary and carries the primary's ulid.node_id: its ids would collide with the primary's."),
-				 errhint("Mint ids on the primary. A promoted standby needs its own ulid.node_id, or %s past the old primary's last ids.",
+				 errhint("Mint ids on the primary. Once promoted, this server mints above every id it received (the floors travel in WAL); for transactions it never received, %s past the old primary's last ids.",
 						 kind == ULID_STATE_COSID80 ? "cosid80_advance()" : "snowflake_advance()")));
 	st = get_state(l, kind, node, &inc, false);
 	sfl_issuable_ticks(l, &first, &last);
@@ -342,8 +334,8 @@ sf_next_parts(const sfl_layout *l, int kind_, int64 node, int64 *out_tick,
 		int64		ms = 0;
 		next_action action;
 		bool		own = false;
-		bool		advanced = false;
-		int64		own_floor = 0;
+		int			lead = -1;	/* a new tick: 1 from a floor, 0 the clock */
+		bool		log_ahead = false;
 		UlidFloorCheck chk = ULID_FLOOR_OK;
 
 		SpinLockAcquire(&st->mutex);
@@ -360,6 +352,8 @@ sf_next_parts(const sfl_layout *l, int kind_, int64 node, int64 *out_tick,
 			tick = now_tick;
 			seq = sfl_seq_start(l, st->valid ? st->word[W_SEQ] : max_seq, random);
 			action = tick > last ? FAIL_END : ISSUE;
+			/* from a floor ahead of the clock, or from the clock */
+			lead = eff > now;
 		}
 		else
 		{
@@ -368,7 +362,7 @@ sf_next_parts(const sfl_layout *l, int kind_, int64 node, int64 *out_tick,
 			last_start = tick_start(l, unit_ms, lt);
 			if (unlikely(st->word[W_SEQ] >= max_seq && lt >= last))
 				action = FAIL_END;	/* whatever the clock says */
-			else if (unlikely(last_start - eff > allowance))
+			else if (unlikely(last_start - eff > allowance) && likely(!st->ahead))
 			{
 				/* the clock stepped back: wait for it, or fail */
 				action = last_start - now > clock_wait_ms ? FAIL_BEHIND : WAIT;
@@ -390,7 +384,7 @@ sf_next_parts(const sfl_layout *l, int kind_, int64 node, int64 *out_tick,
 				tick = lt + 1;
 				seq = sfl_seq_start(l, max_seq, random);
 				target = tick_start(l, unit_ms, tick) - allowance;
-				if (eff >= target)
+				if (eff >= target || st->ahead)
 					action = ISSUE;
 				else
 					action = target - now > Max(clock_wait_ms, unit_ms) ? FAIL_BEHIND : WAIT;
@@ -407,8 +401,19 @@ sf_next_parts(const sfl_layout *l, int kind_, int64 node, int64 *out_tick,
 				st->word[W_TICK] = (uint64) tick;
 				st->word[W_SEQ] = seq;
 				ulid_state_issued(st, ms);
+				if (lead >= 0)
+				{
+					st->ahead = lead;
+					if (!lead)
+						st->ahead_logged = false;	/* on the clock again */
+				}
 				if (start > now)
+				{
 					st->borrows++;
+					if (unlikely(st->ahead) && start - now > clock_wait_ms &&
+						!st->ahead_logged)
+						st->ahead_logged = log_ahead = true;
+				}
 			}
 		}
 		if (unlikely((action == WAIT || chk == ULID_FLOOR_BLOCKED) && !counted_wait))
@@ -419,14 +424,17 @@ sf_next_parts(const sfl_layout *l, int kind_, int64 node, int64 *out_tick,
 		else if (unlikely(action == FAIL_BEHIND || action == FAIL_END))
 		{
 			st->failures++;
-			advanced = st->advanced;
-			own_floor = st->own_floor;
 		}
 		SpinLockRelease(&st->mutex);
 
 		switch (action)
 		{
 			case ISSUE:
+				if (unlikely(log_ahead))
+					ereport(LOG,
+							(errmsg("%s, node " INT64_FORMAT ", issues " INT64_FORMAT " ms ahead of the clock from a floor",
+									gen_label(l, kind), node, tick_start(l, unit_ms, tick) - now),
+							 errdetail("Its ids go on from an advance, the restart floor or floors replayed from WAL, tick after tick, until the clock catches up; the view counts them as borrows. Logged once per state.")));
 				if (unlikely(chk != ULID_FLOOR_OK))
 					ulid_floor_reserve(st, ms, own, chk == ULID_FLOOR_BLOCKED);
 				if (likely(chk != ULID_FLOOR_BLOCKED))
@@ -446,8 +454,7 @@ sf_next_parts(const sfl_layout *l, int kind_, int64 node, int64 *out_tick,
 				report_out_of_time(l, kind, now, -1);
 				break;
 			case FAIL_BEHIND:
-				report_clock_behind(l, kind, node, now, last_start, allowance,
-									advanced, own_floor);
+				report_clock_behind(l, kind, node, now, last_start, allowance);
 				break;
 			case FAIL_END:
 				report_out_of_time(l, kind, now, last);
@@ -467,32 +474,23 @@ snowflake_next_id(const sfl_layout *l, int64 node)
 	return (int64) sfl_pack(l, tick, (uint64) node, seq);
 }
 
-/* snowflake_next(layout): on this server's node, ulid.node_id. */
+/* snowflake_next(layout): on this server's node (node.c). */
 PG_FUNCTION_INFO_V1(snowflake_next);
 Datum
 snowflake_next(PG_FUNCTION_ARGS)
 {
 	const sfl_layout *l = sf_layout_arg(fcinfo, 0);
+	int64		node = ulid_node_id();
 
-	if (unlikely(node_id < 0))
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("this server has no node id for Snowflake ids"),
-				 errdetail("ulid.node_id is not set, and snowflake_next(layout) mints ids on it."),
-				 errhint("Set ulid.node_id in postgresql.conf to a node number no other server minting ids uses (or ALTER SYSTEM SET ulid.node_id = ...), then SELECT pg_reload_conf(); or pass the node: snowflake_next(layout, node).")));
-	if (unlikely((uint64) node_id > sfl_max_node(l)))
-		check_node(l, node_id, true);
-	PG_RETURN_INT64(snowflake_next_id(l, node_id));
+	if (unlikely(node < 0))
+		ulid_node_report_none("Snowflake", "snowflake_next(layout)",
+							  "snowflake_next(layout, node)");
+	if (unlikely((uint64) node > sfl_max_node(l)))
+		check_node(l, node, true);
+	PG_RETURN_INT64(snowflake_next_id(l, node));
 }
 
-/* ulid.node_id (-1: unset) */
-int
-sf_node_id(void)
-{
-	return node_id;
-}
-
-/* snowflake_next(layout, node) */
+/* snowflake_next(layout, node): a node this server owns (node.c) */
 PG_FUNCTION_INFO_V1(snowflake_next_node);
 Datum
 snowflake_next_node(PG_FUNCTION_ARGS)
@@ -501,6 +499,7 @@ snowflake_next_node(PG_FUNCTION_ARGS)
 	int64		node = PG_GETARG_INT64(1);
 
 	check_node(l, node, false);
+	ulid_node_require_owned(node, "snowflake_next(layout, node)");
 	PG_RETURN_INT64(snowflake_next_id(l, node));
 }
 
@@ -575,6 +574,7 @@ sf_advance_to(const sfl_layout *l, int kind_, int64 node, int64 tick, uint64 seq
 	uint32		inc;
 
 	ms = tick_start(l, unit_ms, tick) + unit_ms - 1;
+	ulid_warn_far_ahead(ms, kind == ULID_STATE_COSID80 ? "cosid80_advance()" : "snowflake_advance()");
 	st = get_state(l, kind, node, &inc, false);
 	for (;;)
 	{
@@ -611,6 +611,8 @@ sf_advance_to(const sfl_layout *l, int kind_, int64 node, int64 tick, uint64 seq
 				st->word[W_TICK] = (uint64) tick;
 				st->word[W_SEQ] = seq;
 				st->valid = true;
+				st->ahead = true;	/* issued from at once, whatever the clock */
+				st->ahead_logged = false;
 				st->last_ms = Max(st->last_ms, ms);
 			}
 		}
@@ -761,13 +763,6 @@ describe(const UlidGenState *copy, UlidStateRow *row)
 void
 ulid_gen_snowflake_init(void)
 {
-	DefineCustomIntVariable("ulid.node_id",
-							"This server's node id for Snowflake ids (snowflake_next(layout)); -1 means unset.",
-							"Every server minting ids with one layout needs its own node id. It fills all node fields of a layout together.",
-							&node_id,
-							-1, -1, INT_MAX,
-							PGC_SIGHUP, 0,
-							NULL, NULL, NULL);
 	DefineCustomIntVariable("ulid.clock_borrow_ms",
 							"How far ahead of the clock snowflake_next() may issue ids (at least one tick of the layout).",
 							"When the clock steps back by at most this much, or a tick's sequence runs out, ids are issued on a later time instead of waiting.",
@@ -783,5 +778,4 @@ ulid_gen_snowflake_init(void)
 							PGC_SUSET, GUC_UNIT_MS,
 							NULL, NULL, NULL);
 	ulid_state_register_kind(ULID_STATE_SNOWFLAKE, "snowflake", describe);
-	ulid_cosid80_init();
 }

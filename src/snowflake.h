@@ -62,7 +62,7 @@ extern int64 sf_tick_of_timestamptz(const sfl_layout *l, TimestampTz ts);
 
 /*
  * The generator (gen_snowflake.c), shared by snowflake_next() and
- * cosid80_next(): kind is the UlidStateKind of the state (shmem.h).
+ * cosid80_next(): kind is the UlidStateKind of the state (state_table.h).
  * sf_next_parts issues the next (tick, sequence) of (kind, layout's bits,
  * node) with every guarantee of snowflake_next(); sf_advance_to moves the
  * state to (tick, seq) unless it is beyond, persisting its own floor;
@@ -75,11 +75,6 @@ extern void sf_advance_to(const sfl_layout *l, int kind, int64 node,
 						  int64 tick, uint64 seq);
 extern void sf_reset_state(const sfl_layout *l, int kind, int64 node);
 
-/* From ulid_gen_snowflake_init(): the view's COSID_80 kind (cosid80.c). */
-extern void ulid_cosid80_init(void);
-
-/* ulid.node_id, -1 when unset */
-extern int	sf_node_id(void);
 
 /* The UTC instant of a local time in zone (22P02 when skipped or repeated). */
 extern int64 sf_local_to_utc(text *zone, int64 local_ms, const char *input,

@@ -74,11 +74,11 @@ sf_timestamptz_to_unix_ms(TimestampTz ts)
 char *
 sf_layout_range(const sfl_layout *l)
 {
-	char		first[32],
-				last[32];
+	char		first[SFL_TIME_TEXT_MAX],
+				last[SFL_TIME_TEXT_MAX];
 
-	sfl_format_iso(l->epoch_ms, first);
-	sfl_format_iso(sfl_last_unix_ms(l), last);
+	sfl_format_time(l->epoch_ms, first);
+	sfl_format_time(sfl_last_unix_ms(l), last);
 	return psprintf("The layout holds times from %s to %s.", first, last);
 }
 

@@ -10,7 +10,8 @@
 
 #include "utils/guc.h"
 
-#include "shmem.h"
+#include "modules.h"
+#include "node.h"
 
 PG_MODULE_MAGIC;
 
@@ -20,9 +21,12 @@ void
 _PG_init(void)
 {
 	ulid_clock_init();
-	ulid_shmem_init();
+	ulid_state_table_init();
+	ulid_wal_init();
 	ulid_gen_monotonic_init();
+	ulid_node_init();
 	ulid_gen_snowflake_init();
+	ulid_cosid80_init();
 
 	/* after every ulid.* setting is defined */
 	MarkGUCPrefixReserved("ulid");

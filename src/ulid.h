@@ -71,6 +71,18 @@ extern int64 ulid_timestamptz_floor_unix_ms(TimestampTz ts);
 extern TimestampTz ulid_unix_ms_to_timestamptz(int64 ms);
 /* "2026-01-01T00:00:00.000Z" (UTC), or "N Unix ms" outside years 0-9999 */
 extern char *ulid_iso_or_ms(int64 ms);
+/* an id's time more than this far ahead of the clock is "far ahead" */
+#define ULID_FAR_AHEAD_MS	((int64) 86400000)
+/* WARNING when an advance by what (e.g. "snowflake_advance()") moves a
+ * generator to ms, more than ULID_FAR_AHEAD_MS ahead of the clock */
+extern void ulid_warn_far_ahead(int64 ms, const char *what);
+
+/*
+ * gen_uuidv7.c: uuid_timestamptz_to_v7(ts, zero) and uuid_timestamp_to_v7(ts,
+ * zero), which uuid_read.c's planner support folds into constants
+ */
+extern Datum ulid_uuid_timestamptz_to_v7(PG_FUNCTION_ARGS);
+extern Datum ulid_uuid_timestamp_to_v7(PG_FUNCTION_ARGS);
 
 /* clock.c: the generators' wall clock */
 extern void ulid_clock_init(void);
@@ -97,14 +109,15 @@ ulid_clock_now_ms(void)
 		ulid_clock_offset_ms;
 }
 
-/* gen_monotonic.c: gen_monotonic_ulid() and its shared state */
-extern void ulid_gen_monotonic_init(void);
-
-/* gen_snowflake.c: snowflake_next(), its settings and shared states */
-extern void ulid_gen_snowflake_init(void);
-
 /* random.h: pg_strong_random() output, buffered per backend */
 #include "random.h"
+
+/*
+ * codecs.c: the 1-based number of the character of s[0..len) that holds byte
+ * off (clipped to len), never counting a part of a multibyte character:
+ * what an error detail quotes as a position
+ */
+extern int	ulid_char_number(const char *s, size_t len, size_t off);
 
 /* codecs.c: TypeID text of 16 bytes; ERROR 22023 for an invalid prefix */
 extern void ulid_check_typeid_prefix(text *prefix);

@@ -5,10 +5,21 @@
  *	  min/max support.
  *
  * Binary send, comparison and hashing are core's uuid functions (identical
- * bytes, identical behaviour): see sql/ulid.sql; sortsupport is
- * ulid_sort.c's.
- * Binary input is ours only to check the length first (core's uuid_recv
- * reports a short value as a protocol violation).
+ * bytes, identical behaviour): see sql/ulid.sql.  Binary input is ours only
+ * to check the length first (core's uuid_recv reports a short value as a
+ * protocol violation).  The core functions are LEAKPROOF, as core marks
+ * them.  Sortsupport is ulid_sort.c's (from 1.1): an abbreviated key that
+ * sees past the first 8 bytes, where core's ties for half the neighbours
+ * among fresh ids.
+ *
+ * Text input is strict, so every ULID has exactly one text form (and text
+ * comparisons and DISTINCT on text agree with the type): Crockford's
+ * aliases (I, L, O, U), spaces and hyphens are errors.  The checks run in
+ * this order: the length in characters, not bytes (22P02), so a multibyte
+ * character in a 26-character value is named as that character; then the
+ * first character outside the alphabet, named whole with its 1-based
+ * position (22P02); then overflow, a first character above 7 (22003).
+ * UUID text fails the length check, with a hint naming the two ways in.
  *
  *-------------------------------------------------------------------------
  */

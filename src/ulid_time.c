@@ -113,3 +113,17 @@ ulid_iso_or_ms(int64 ms)
 	sfl_format_iso(ms, buf);
 	return pstrdup(buf);
 }
+
+void
+ulid_warn_far_ahead(int64 ms, const char *what)
+{
+	int64		now = ulid_clock_now_ms();
+
+	if (ms - now <= ULID_FAR_AHEAD_MS)
+		return;
+	ereport(WARNING,
+			(errmsg("%s moves the generator to %s, more than a day ahead of the clock",
+					what, ulid_iso_or_ms(ms)),
+			 errdetail("The generator issues from that time on at once, and every later id lies above it. An id that far ahead was usually not made by this generator (a random UUID converted to ulid, a wrong column)."),
+			 errhint("If the value was a mistake, the generator's reset function (snowflake_reset(), cosid80_reset(), ulid_monotonic_reset()) undoes the advance.")));
+}

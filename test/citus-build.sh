@@ -5,13 +5,16 @@
 #
 #   test/citus-build.sh /path/to/citus-source
 #
-# The tree must be Citus v13.0.5 (the pinned tag: it builds unpatched
-# against Debian's PostgreSQL 15.20), or v13.2.2, to which this script applies
-# a two-line fix (PostgreSQL 15.20's commands/dbcommands.h exports
-# have_createdb_privilege(), which Citus 13.2's PostgreSQL 15 shim defines as
-# a static function too).  Any other version is refused.  Get the tree with
-#   git clone --branch v13.0.5 https://github.com/citusdata/citus
-# or unpack the v13.0.5 release tarball.  Citus is built in that tree (keep it
+# The tree must be Citus v13.2.2, the pinned tag.  Earlier 13.x releases
+# insert the wrong rows for INSERT INTO t(...) SELECT id, ... FROM src ORDER BY
+# id LIMIT n when t's defaulted column is also named id (the shard query
+# orders by the default's output: test/scenarios/citus.sh checks this form).
+# The script applies a two-line fix (PostgreSQL 15.20's commands/dbcommands.h
+# exports have_createdb_privilege(), which Citus 13.2's PostgreSQL 15 shim
+# defines as a static function too).  Any other version is refused.  Get the
+# tree with
+#   git clone --branch v13.2.2 --depth 1 https://github.com/citusdata/citus
+# or unpack the v13.2.2 release tarball.  Citus is built in that tree (keep it
 # outside this repository); nothing of it is copied here.
 #
 # Environment: PG_CONFIG; CITUS_WITH_LLVM=yes also builds and installs the
@@ -20,10 +23,8 @@
 # server's directories).
 set -euo pipefail
 
-pinned=13.0.5
-pinned_commit=2433c980e1523942c17de3326aa5a773529aa5de
-patched=13.2.2
-patched_commit=cc91f4c29cc358f66e70eb1ef204a45999933926
+pinned=13.2.2
+pinned_commit=cc91f4c29cc358f66e70eb1ef204a45999933926
 
 if [ $# -ne 1 ] || [ ! -f "$1/configure" ]; then
 	echo "usage: $0 /path/to/citus-source   (a Citus v$pinned tree with its configure script)" >&2
@@ -48,15 +49,15 @@ pg_major=$("$PG_CONFIG" --version | sed -E 's/^PostgreSQL ([0-9]+).*/\1/')
 
 # --- the tree's version --------------------------------------------------------
 version=$(sed -n "s/^PACKAGE_VERSION='\(.*\)'$/\1/p" "$src/configure")
-case $version in
-"$pinned") want_commit=$pinned_commit ;;
-"$patched") want_commit=$patched_commit ;;
-*)
-	echo "citus-build: $src is Citus '${version:-unknown}'; this script builds v$pinned" \
-		"(or v$patched, patched); check out the tag: git -C $src checkout v$pinned" >&2
+if [ "$version" != "$pinned" ]; then
+	# a shallow clone (--depth 1 --branch) holds no other tag to check out:
+	# fetch the pinned one first
+	echo "citus-build: $src is Citus '${version:-unknown}'; this script builds v$pinned." \
+		"Get that tag: git -C $src fetch --depth 1 origin tag v$pinned && git -C $src checkout v$pinned" \
+		"(or clone it: git clone --branch v$pinned --depth 1 https://github.com/citusdata/citus)" >&2
 	exit 1
-	;;
-esac
+fi
+want_commit=$pinned_commit
 if [ -e "$src/.git" ]; then
 	commit=$(git -C "$src" rev-parse HEAD)
 	if [ "$commit" != "$want_commit" ]; then
@@ -74,17 +75,15 @@ source "$(dirname "$0")/apt.sh"
 mapfile -t missing < <(apt_missing "${pkgs[@]}")
 apt_install citus-build "${missing[@]}"
 
-# --- v13.2.2: rename Citus's static have_createdb_privilege ----------------------
-if [ "$version" = "$patched" ]; then
-	compat=$src/src/include/pg_version_compat.h
-	if ! grep -q 'define have_createdb_privilege citus_have_createdb_privilege' "$compat"; then
-		echo "citus-build: patching $compat (have_createdb_privilege)"
-		sed -i '/^static inline bool$/{N;s/^static inline bool\nhave_createdb_privilege(void)$/\/* PostgreSQL 15 minors export have_createdb_privilege() from dbcommands.h *\/\n#define have_createdb_privilege citus_have_createdb_privilege\n&/}' "$compat"
-		grep -q 'define have_createdb_privilege citus_have_createdb_privilege' "$compat" || {
-			echo "citus-build: could not patch $compat" >&2
-			exit 1
-		}
-	fi
+# --- rename Citus 13.2's static have_createdb_privilege ---------------------------
+compat=$src/src/include/pg_version_compat.h
+if ! grep -q 'define have_createdb_privilege citus_have_createdb_privilege' "$compat"; then
+	echo "citus-build: patching $compat (have_createdb_privilege)"
+	sed -i '/^static inline bool$/{N;s/^static inline bool\nhave_createdb_privilege(void)$/\/* PostgreSQL 15 minors export have_createdb_privilege() from dbcommands.h *\/\n#define have_createdb_privilege citus_have_createdb_privilege\n&/}' "$compat"
+	grep -q 'define have_createdb_privilege citus_have_createdb_privilege' "$compat" || {
+		echo "citus-build: could not patch $compat" >&2
+		exit 1
+	}
 fi
 
 # --- configure, build, install -------------------------------------------------

@@ -188,14 +188,22 @@ pg_new_tcp() {
 # pg_new_standby NAME PRIMARY: a streaming replica of the running server
 # PRIMARY, made by pg_basebackup -R over the unix socket, on its own port
 pg_new_standby() {
+	pg_new_basebackup "$1" "$2" -R
+}
+
+# pg_new_basebackup NAME PRIMARY [pg_basebackup options...]: a base backup
+# of the running server PRIMARY over the unix socket, a server of its own
+# port (not started)
+pg_new_basebackup() {
 	local name=$1 primary=$2 port
+	shift 2
 	port=$ULID_NEXT_PORT
 	ULID_NEXT_PORT=$((ULID_NEXT_PORT + 1))
 	echo "$port" >"$ULID_WORK/$name.port"
 	mkdir -p "$ULID_WORK/$name"
 	chmod 700 "$ULID_WORK/$name"
 	chown postgres: "$ULID_WORK/$name" 2>/dev/null || true
-	as_pg "$PG_BIN/pg_basebackup" -D "$ULID_WORK/$name" -R -X stream -c fast \
+	as_pg "$PG_BIN/pg_basebackup" -D "$ULID_WORK/$name" "$@" -X stream -c fast \
 		-h "$ULID_WORK/sock" -p "$(pg_port "$primary")" -U postgres >"$ULID_WORK/$name.basebackup.log" 2>&1 || {
 		cat "$ULID_WORK/$name.basebackup.log" >&2
 		return 1

@@ -8,6 +8,9 @@
  * ULID's 48-bit time in 8 (so times from 62^8 ms, in the year 8888, do not
  * fit), a 32-bit namespace in 6 and the ULID's 80 random bits in 14.
  * Stripping prefix and namespace gives back exactly the ULID's bits.
+ * The prefix is letters only (no "_"), as SPEC prescribes, while a TypeID
+ * prefix may hold inner "_"; both split at the last "_", so a GSID with an
+ * underscored prefix is rejected, never misread.
  *
  *-------------------------------------------------------------------------
  */

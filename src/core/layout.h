@@ -325,4 +325,12 @@ extern bool sfl_ms_from_civil(const sfl_civil *c, int64_t *ms);
 /* "2010-11-04T01:42:54.657Z" (24 chars + NUL) of an epoch-range ms. */
 extern void sfl_format_iso(int64_t ms, char *buf);
 
+/*
+ * Any ms as a time, for messages: sfl_format_iso() in years 0000..9999,
+ * else ISO 8601's expanded form, a sign and at least six year digits
+ * ("+285426782-05-12T...Z", as JavaScript writes years past 9999).
+ */
+#define SFL_TIME_TEXT_MAX	32
+extern void sfl_format_time(int64_t ms, char buf[SFL_TIME_TEXT_MAX]);
+
 #endif							/* ULID_LAYOUT_H */

@@ -140,6 +140,32 @@ sfl_format_iso(int64_t ms, char *buf)
 			 c.year, c.month, c.day, c.hour, c.minute, c.second, c.ms);
 }
 
+void
+sfl_format_time(int64_t ms, char buf[SFL_TIME_TEXT_MAX])
+{
+	int64_t		days = ms / MS_PER_DAY;
+	int64_t		rem = ms % MS_PER_DAY;
+	int			year,
+				month,
+				day;
+
+	if (sfl_civil_from_ms(ms, &(sfl_civil) {0}))
+	{
+		sfl_format_iso(ms, buf);
+		return;
+	}
+	if (rem < 0)
+	{
+		rem += MS_PER_DAY;
+		days--;
+	}
+	civil_from_days(days, &year, &month, &day);
+	snprintf(buf, SFL_TIME_TEXT_MAX, "%c%06d-%02d-%02dT%02d:%02d:%02d.%03dZ",
+			 year < 0 ? '-' : '+', year < 0 ? -year : year, month, day,
+			 (int) (rem / 3600000), (int) (rem / 60000 % 60),
+			 (int) (rem / 1000 % 60), (int) (rem % 1000));
+}
+
 /* Digits s[0..n) as a number (caller checked they are digits). */
 static int
 digits_value(const char *s, int n)

@@ -50,7 +50,9 @@ CG_ONE='[{"radix": {"radix": 62}}]'
 CG_THREE='[{"radix": {"radix": 62}}, {"date_prefix": {"pattern": "yyMMdd", "source": "id_time"}}, {"prefix": "O"}]'
 
 # --- a scratch cluster, prepared by one plain single-user run ------------------
-pg_new cg "ulid.node_id = 1" || exit 1
+# the explicit-node rows mint on node 1 (ulid.node_id) and node 2 (owned
+# through ulid.node_ids)
+pg_new cg "ulid.node_id = 1" "ulid.node_ids = '2'" || exit 1
 cg_single() { # postgres --single with SQL on stdin, one statement a line
 	as_pg "$@" "$PG_BIN/postgres" --single -D "$(pg_data cg)" postgres
 }
@@ -64,6 +66,8 @@ SQL
 grep -q 'ERROR' "$cg_dir/setup.log" && { cat "$cg_dir/setup.log" >&2; exit 1; }
 
 # ROW|C function to toggle on|SQL calling it CG_N times[|alone]
+# (The drop-in names are called schema-qualified: on 18+ an unqualified
+# uuidv7() is core's, whose C function of the same name is not ours.)
 # A toggle flips collection, so a toggled function called inside another
 # would switch it off: such a caller ("alone": gen_gsid calls gen_ulid) gets
 # a valgrind run of its own.  "fn@case" measures C function fn in a case of
@@ -75,6 +79,8 @@ CG_ROWS=(
 	"gen_ulid(at)|gen_ulid_at|SELECT count(gen_ulid('2026-01-01Z'::timestamptz)) FROM generate_series(1, $CG_N)"
 	"gen_monotonic_ulid()|gen_monotonic_ulid|SELECT count(gen_monotonic_ulid()) FROM generate_series(1, $CG_N)"
 	"snowflake_next('twitter')|snowflake_next|SELECT count(snowflake_next('twitter')) FROM generate_series(1, $CG_N)"
+	"snowflake_next('twitter', 1) (ulid.node_id)|snowflake_next_node@own|SELECT count(snowflake_next('twitter', 1)) FROM generate_series(1, $CG_N)"
+	"snowflake_next('twitter', 2) (ulid.node_ids)|snowflake_next_node@ids|SELECT count(snowflake_next('twitter', 2)) FROM generate_series(1, $CG_N)"
 	"gen_gsid('usr', 1)|gen_gsid|SELECT count(gen_gsid('usr', 1)) FROM generate_series(1, $CG_N)|alone"
 	"ulid_in|ulid_in|SELECT count(ut::ulid) FROM cg_t"
 	"ulid_out|ulid_out|SELECT count(u::text) FROM cg_t"
@@ -85,6 +91,10 @@ CG_ROWS=(
 	"ulid_to_gsid(u, 'usr', 1)|ulid_to_gsid|SELECT count(ulid_to_gsid(u, 'usr', 1)) FROM cg_t"
 	"ulid_parse (canonical text)|ulid_parse|SELECT count(ulid_parse(ut)) FROM cg_t"
 	"gen_uuidv7()|gen_uuidv7|SELECT count(gen_uuidv7()) FROM generate_series(1, $CG_N)"
+	"uuidv7() (PostgreSQL 18's name; gen_uuidv7's C function)|gen_uuidv7@uuidv7|SELECT count(public.uuidv7()) FROM generate_series(1, $CG_N)"
+	"uuid_generate_v7() (pg_uuidv7's name; gen_uuidv7's C function)|gen_uuidv7@uuid_generate_v7|SELECT count(public.uuid_generate_v7()) FROM generate_series(1, $CG_N)"
+	"uuidv4()|ulid_uuidv4|SELECT count(public.uuidv4()) FROM generate_series(1, $CG_N)"
+	"uuidv7(shift)|ulid_uuidv7_shift|SELECT count(public.uuidv7('-1 hour'::interval)) FROM generate_series(1, $CG_N)"
 	"gen_typeid('user')|gen_typeid|SELECT count(gen_typeid('user')) FROM generate_series(1, $CG_N)"
 	"cosid80_next()|cosid80_next|SELECT count(cosid80_next()) FROM generate_series(1, $CG_N)"
 	"radix_encode(id)|ulid_radix_encode_sql|SELECT count(radix_encode(id)) FROM cg_sf"
@@ -200,6 +210,9 @@ if [ -z "${ULID_BENCH_CG_ONLY:-}" ]; then
 	target "gen_monotonic_ulid() vs the floor" "$(ratio ir_gen_monotonic_ulid ir_bench_floor)" 1.8
 	target "gen_random_ulid() vs the floor" "$(ratio ir_gen_random_ulid ir_bench_floor)" 1.8
 	target "gen_uuidv7() vs gen_random_uuid()" "$(ratio ir_gen_uuidv7 ir_gen_random_uuid)" 0.1
+	target "uuidv7() vs gen_random_uuid()" "$(ratio ir_gen_uuidv7@uuidv7 ir_gen_random_uuid)" 0.05
+	target "uuid_generate_v7() vs gen_random_uuid()" "$(ratio ir_gen_uuidv7@uuid_generate_v7 ir_gen_random_uuid)" 0.05
+	target "uuidv4() vs gen_random_uuid()" "$(ratio ir_ulid_uuidv4 ir_gen_random_uuid)" 0.1
 	target "one-item codec chain vs radix_encode" "$(ratio ir_snowflake_encode@one ir_ulid_radix_encode_sql)" 1.2
 	target "three-item codec chain vs radix_encode" "$(ratio ir_snowflake_encode@three ir_ulid_radix_encode_sql)" 2
 	report "| ulid_in Ir per call | ${MED[ir_ulid_in]} | $([ "${MED[ir_ulid_in]}" -le 420 ] && echo meets || echo MISSES) (at most 420) |"

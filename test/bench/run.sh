@@ -36,7 +36,7 @@ BENCH_REPORT=$BENCH_OUT/report.md
 
 harness_attach
 pg_new bench "shared_buffers = '1GB'" "max_wal_size = '8GB'" "checkpoint_timeout = '30min'" \
-	"autovacuum = off" "jit = off" "fsync = on" "ulid.node_id = 1"
+	"autovacuum = off" "jit = off" "fsync = on" "ulid.node_id = 1" "ulid.node_ids = '0'"
 pg_start bench
 psqlx bench -c "CREATE EXTENSION ulid" -c "CREATE EXTENSION \"uuid-ossp\"" -c "$BENCH_SQL_SETUP" >/dev/null
 

@@ -2,8 +2,8 @@
 """Run the SQL examples of README.md and compare the output the README shows.
 
 Run by test/scenarios/readme.sh (a test/run scenario) on a throwaway server
-with shared_preload_libraries = 'ulid' and ulid.node_id = 7, the setting the
-README's Snowflake examples assume.  By hand:
+with shared_preload_libraries = 'ulid', ulid.node_id = 7 and ulid.node_ids =
+'0-8191', the settings the README's Snowflake examples assume.  By hand:
 
     python3 test/readme/check.py --psql PSQL --host SOCKDIR --port PORT [README.md]
 
@@ -11,7 +11,7 @@ Prints one "ok" / "not ok" line per checked block (a failure shows the
 block's line in README.md and a diff), one "# skip" line per skipped block
 with its reason, and a summary.
 
-Convention (summed up for contributors in README.md, "Try it and test it"):
+Convention (summed up for contributors in test/README.md):
 
 Blocks
   * Every ```sql block (also ```pgsql, ```postgresql; also indented in a

@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
-# Citus: a coordinator and two workers on 127.0.0.1, each with its own
-# ulid.node_id, then a third worker added and the shards rebalanced onto it.
+# Citus: a coordinator and two workers on 127.0.0.1 that share one
+# configuration, ulid.node_id_source = 'citus' (each node's node id is its
+# Citus group id: coordinator 0, workers 1 and 2), then a third worker added
+# and the shards rebalanced onto it.
 # It covers what a Citus user does with ulid: a table distributed by ulid
 # with DEFAULT gen_ulid() (rows on every worker, even spread, router plan for
 # id = const, ORDER BY id LIMIT across shards, min/max pushed to each shard's
 # index), INSERT ... SELECT with a Snowflake default (defaults run on the
 # workers: unique ids, each naming a node of the cluster), a colocated table
 # and join, a reference table with a ulid key, create_time_partitions on a
-# ulid key, and rebalancing with the data intact.
+# ulid key, and rebalancing with the data intact.  Node identity: INSERT
+# through the coordinator, through each worker, INSERT ... SELECT and COPY
+# mint 0 duplicate ids, each naming the node that minted it (checked against
+# the placement of its source row), before and after rebalancing;
+# ulid_check_node_ids() lists every node and flags two workers configured
+# with the same ulid.node_id; a worker's open session takes its group id when
+# citus_add_node() assigns it; INSERT ... SELECT ... ORDER BY id LIMIT n
+# inserts the true first n rows (Citus before 13.2 got it wrong).
 #
 # It runs when Citus is installed in the server under test (citus.so and
 # citus.control; test/citus-build.sh builds and installs it) and otherwise
@@ -31,12 +40,13 @@ if [ ! -f "$citus_so" ] || [ ! -f "$citus_control" ]; then
 fi
 
 # --- the cluster ------------------------------------------------------------
-# node ids: coordinator 1, workers 2 and 3, the worker added later 4
-conf=("citus.node_conninfo = 'sslmode=disable'" "citus.shard_count = 8" "max_connections = 100")
+# one configuration for every node: node ids are the Citus groups
+# (coordinator 0, workers 1 and 2, the worker added later 3)
+conf=("citus.node_conninfo = 'sslmode=disable'" "citus.shard_count = 8" "max_connections = 100"
+	"ulid.node_id_source = 'citus'")
 C=citus_c W1=citus_w1 W2=citus_w2 W3=citus_w3
-node_id=1
 for n in $C $W1 $W2 $W3; do
-	if ! ULID_PRELOAD='citus,ulid' pg_new_tcp $n "${conf[@]}" "ulid.node_id = $node_id" || ! pg_start $n; then
+	if ! ULID_PRELOAD='citus,ulid' pg_new_tcp $n "${conf[@]}" || ! pg_start $n; then
 		not_ok "citus: server $n (citus,ulid preloaded) starts"
 		exit 1
 	fi
@@ -45,7 +55,6 @@ for n in $C $W1 $W2 $W3; do
 		not_ok "citus: CREATE EXTENSION citus on $n"
 		exit 1
 	fi
-	node_id=$((node_id + 1))
 done
 # SQL on the coordinator, each statement sent on its own (Citus refuses
 # several DDL commands in one query string)
@@ -68,8 +77,16 @@ check "citus: two workers join the coordinator" "t|t" \
 v=$(q "SELECT default_version FROM pg_available_extensions WHERE name = 'ulid'")
 check "citus: CREATE EXTENSION ulid on the coordinator creates it on every worker" "$v,$v" \
 	"$(q "CREATE EXTENSION ulid" >/dev/null; q "SELECT string_agg(result, ',') FROM run_command_on_workers(\$\$SELECT extversion FROM pg_extension WHERE extname = 'ulid'\$\$)")"
-check "citus: every node has its own ulid.node_id" "1,2,3" \
-	"$(q "SELECT string_agg(result, ',' ORDER BY result) FROM run_command_on_all_nodes('SHOW ulid.node_id')")"
+check "citus: one configuration (no ulid.node_id), and every node's node id is its Citus group" "-1,-1,-1|0,1,2" \
+	"$(q "SELECT string_agg(result, ',' ORDER BY result) FROM run_command_on_all_nodes('SHOW ulid.node_id')")|$(q "SELECT string_agg(result, ',' ORDER BY result) FROM run_command_on_all_nodes('SELECT node_id FROM ulid_node_identity()')")"
+# ulid_check_node_ids(): one row per node, none shared
+pc=$(pg_port $C) p1=$(pg_port $W1) p2=$(pg_port $W2) p3=$(pg_port $W3)
+node_ids() { q "SELECT string_agg(concat_ws(':', node_port, node_id, source, owned_nodes, shared, problem), ' ' ORDER BY node_port) FROM ulid_check_node_ids()"; }
+check "citus: ulid_check_node_ids() on the coordinator: each node, its group as node id, none shared" \
+	"$pc:0:citus:0:f $p1:1:citus:1:f $p2:2:citus:2:f" "$(node_ids)"
+check "citus: ulid_check_node_ids() runs on the coordinator only" \
+	"ERROR:  ulid_check_node_ids() runs on the Citus coordinator, and this node is a worker (Citus group 1)" \
+	"$(psqlx $W1 -c "SELECT * FROM ulid_check_node_ids()" 2>&1 | head -1)"
 
 # --- a table distributed by ulid, DEFAULT gen_ulid() ----------------------------
 q "CREATE TABLE events(id ulid PRIMARY KEY DEFAULT gen_ulid(), n int, payload text);
@@ -121,22 +138,69 @@ q "CREATE TABLE sf(id bigint PRIMARY KEY DEFAULT snowflake_next('twitter'), src 
 check "citus: INSERT ... SELECT from a distributed table gives 20102 unique Snowflake ids" "20102|20102" \
 	"$(q "SELECT count(*), count(DISTINCT id) FROM sf")"
 check "citus: each id's node is a node of the cluster: the workers for INSERT ... SELECT from a distributed table, the coordinator for VALUES and generate_series" \
-	"select:2,3 series:1 values:1" \
+	"select:1,2 series:0 values:0" \
 	"$(q "SELECT string_agg(how || ':' || nodes, ' ' ORDER BY how) FROM (
 	SELECT how, string_agg(DISTINCT snowflake_node(id, 'twitter')::text, ',') AS nodes FROM sf GROUP BY how) s")"
 check "citus: every source row was copied once" \
 	"$(q "SELECT md5(string_agg(id::text, ',' ORDER BY id)) FROM events")" \
 	"$(q "SELECT md5(string_agg(src::text, ',' ORDER BY src)) FROM sf WHERE how = 'select'")"
 
-# a worker without a node id fails such a statement (so every node needs one)
-psqlx $W1 -c "ALTER SYSTEM SET ulid.node_id = -1" -c "SELECT pg_reload_conf()" >/dev/null
-wait_until 10 test "$(psqlx $W1 -c "SHOW ulid.node_id")" = -1
-check "citus: INSERT ... SELECT fails with 55000 on a worker without ulid.node_id" "1|20102" \
+# each INSERT ... SELECT id names the worker holding its source row's shard
+# (the placement's group); $1 is the rows' how
+minted_by_source() {
+	q "SELECT count(*), count(*) FILTER (WHERE snowflake_node(s.id, 'twitter') = p.groupid)
+	FROM sf s JOIN pg_dist_placement p ON p.shardid = get_shard_id_for_distribution_column('events', s.src)
+	WHERE s.how = '$1'"
+}
+check "citus: each INSERT ... SELECT id names the worker that minted it (the group holding its source row's shard)" \
+	"20000|20000" "$(minted_by_source select)"
+# through the coordinator and through each worker: VALUES, INSERT ... SELECT
+# of a local source, COPY
+for n in $C $W1 $W2; do
+	psqlx $n -c "INSERT INTO sf(how) VALUES ('$n values')" \
+		-c "INSERT INTO sf(how) SELECT '$n series' FROM generate_series(1, 500)" >/dev/null
+	seq 1 500 | sed "s/.*/$n copy/" | psqlx $n -c "COPY sf(how) FROM STDIN" >/dev/null
+done
+check "citus: through each node (VALUES, INSERT ... SELECT, COPY) the ids name the node that ran the statement" \
+	"citus_c:0:1001 citus_w1:1:1001 citus_w2:2:1001" \
+	"$(q "SELECT string_agg(n || ':' || nodes || ':' || c, ' ' ORDER BY n) FROM (
+	SELECT split_part(how, ' ', 1) AS n, string_agg(DISTINCT snowflake_node(id, 'twitter')::text, ',') AS nodes, count(*) AS c
+	FROM sf WHERE how LIKE 'citus_%' GROUP BY 1) s")"
+check "citus: 0 duplicate ids among the 23105 rows" "23105|0" "$(q "SELECT count(*), count(*) - count(DISTINCT id) FROM sf")"
+
+# polls until ulid_check_node_ids() reads $1
+node_ids_are() { [ "$(node_ids)" = "$1" ]; }
+all_groups="$pc:0:citus:0:f $p1:1:citus:1:f $p2:2:citus:2:f"
+
+# a worker without a node id (worker 1 set to 'setting', no ulid.node_id)
+# fails such a statement, and the check says why
+psqlx $W1 -c "ALTER SYSTEM SET ulid.node_id_source = 'setting'" -c "SELECT pg_reload_conf()" >/dev/null
+wait_until 10 node_ids_are "$pc:0:citus:0:f $p1:setting::f:ulid.node_id is not set $p2:2:citus:2:f"
+check "citus: ulid_check_node_ids() shows a worker without a node id, and why" \
+	"$pc:0:citus:0:f $p1:setting::f:ulid.node_id is not set $p2:2:citus:2:f" "$(node_ids)"
+check "citus: INSERT ... SELECT fails with 55000 on a worker without a node id" "1|23105" \
 	"$(q "\\set VERBOSITY verbose
 	INSERT INTO sf(src, how) SELECT id, 'unset' FROM events" | grep -c '^ERROR:  55000: this server has no node id for Snowflake ids')|$(q "SELECT count(*) FROM sf")"
-psqlx $W1 -c "ALTER SYSTEM RESET ulid.node_id" -c "SELECT pg_reload_conf()" >/dev/null
-wait_until 10 test "$(q "SELECT string_agg(result, ',' ORDER BY result) FROM run_command_on_all_nodes('SHOW ulid.node_id')")" = "1,2,3" ||
-	not_ok "citus: worker 1 has its node id 2 again"
+
+# two workers configured alike (ulid.node_id = 5 on both): flagged
+psqlx $W1 -c "ALTER SYSTEM SET ulid.node_id = 5" -c "SELECT pg_reload_conf()" >/dev/null
+psqlx $W2 -c "ALTER SYSTEM SET ulid.node_id_source = 'setting'" -c "ALTER SYSTEM SET ulid.node_id = 5" \
+	-c "SELECT pg_reload_conf()" >/dev/null
+wait_until 10 node_ids_are "$pc:0:citus:0:f $p1:5:setting:5:t $p2:5:setting:5:t"
+check "citus: ulid_check_node_ids() flags two workers configured with the same ulid.node_id" \
+	"$pc:0:citus:0:f $p1:5:setting:5:t $p2:5:setting:5:t" "$(node_ids)"
+for n in $W1 $W2; do psqlx $n -c "ALTER SYSTEM RESET ALL" -c "SELECT pg_reload_conf()" >/dev/null; done
+wait_until 10 node_ids_are "$all_groups" || not_ok "citus: the workers take their groups as node ids again"
+
+# INSERT ... SELECT ... ORDER BY id LIMIT n where the target's defaulted
+# column is also named id: the true first n rows (Citus before 13.2 sorted
+# each shard by the default's output instead)
+q "CREATE TABLE evr(id ulid PRIMARY KEY);
+   SELECT create_distributed_table('evr', 'id');
+   INSERT INTO evr SELECT id FROM (SELECT gen_ulid() AS id FROM generate_series(1, 20000)) s ORDER BY random();
+   INSERT INTO sf(src, how) SELECT id, 'pull' FROM evr ORDER BY id LIMIT 100" >/dev/null
+check "citus: INSERT ... SELECT id ... ORDER BY id LIMIT 100 inserts the first 100 source rows" "100|100" \
+	"$(q "SELECT count(*), count(*) FILTER (WHERE src IN (SELECT id FROM evr ORDER BY id LIMIT 100)) FROM sf WHERE how = 'pull'")"
 
 # a prepared statement with a ulid parameter runs; EXPLAIN EXECUTE cannot
 # show its remote plan (Citus sends a non-built-in parameter type as unknown)
@@ -190,16 +254,25 @@ check "citus: rows with gen_ulid() land in today's partition" "1000|1000" \
 checksum="SELECT md5(string_agg(id::text || n || coalesce(kind::text, ''), ',' ORDER BY id)) FROM events"
 sums_before=$(q "$checksum; SELECT md5(string_agg(id::text || src, ',' ORDER BY id)) FROM sf WHERE src IS NOT NULL;
 	SELECT md5(string_agg(event_id::text || item_id, ',' ORDER BY event_id, item_id)) FROM items")
+# a session open on the new worker before it joins: a standalone Citus
+# node is its own coordinator (group 0); citus_add_node() gives it group 3,
+# and the session takes it at once (the cached group id is dropped on the
+# invalidation Citus sends)
+psqlx $W3 -c "CREATE EXTENSION ulid" >/dev/null
+coproc W3S { psqlx $W3 2>&1; }
+w3s_pid=$W3S_PID	# bash unsets W3S_PID as soon as the coprocess exits
+echo "SELECT 'before', node_id FROM ulid_node_identity();" >&"${W3S[1]}"
+read -r -t 20 w3_before <&"${W3S[0]}"
 # Citus before 13.2.1 cannot add a node once a table is distributed by a
-# ulid column (citusdata/citus#8363); the workaround (README "Citus") is to
-# create the ulid extension on the new node first
+# ulid column (citusdata/citus#8363) unless the new node has the ulid
+# extension already, as here
 added=$(q "SELECT citus_add_node('127.0.0.1', $(pg_port $W3)) > 0" | grep -v '^WARNING')
-if [ "$(q "SELECT citus_version() ~ '^Citus (13\.[01]\.|13\.2\.0|1[0-2]\.)'")" = t ]; then
-	check "citus: before 13.2.1, citus_add_node fails while the new node lacks the ulid type" \
-		'ERROR:  failure on connection marked as essential: 127.0.0.1:'"$(pg_port $W3)" "$added"
-	psqlx $W3 -c "CREATE EXTENSION ulid" >/dev/null
-	added=$(q "SELECT citus_add_node('127.0.0.1', $(pg_port $W3)) > 0")
-fi
+echo "SELECT 'after', node_id FROM ulid_node_identity();" >&"${W3S[1]}"
+read -r -t 20 w3_after <&"${W3S[0]}"
+echo "\\q" >&"${W3S[1]}"
+wait "$w3s_pid" 2>/dev/null
+check "citus: an open session on the new worker mints as group 0 before it joins, as its group 3 after" \
+	"before|0 after|3" "$w3_before $w3_after"
 check "citus: a third worker joins" "t" "$added"
 q "SELECT rebalance_table_shards(shard_transfer_mode => 'block_writes')" >"$ULID_WORK/rebalance.log" 2>&1
 check "citus: the rebalancer moves shards of every table onto the third worker" "events,items,pevents,sf" \
@@ -215,5 +288,11 @@ check "citus: every row is still in the shard its hash names" "0" \
 	"$(q "WITH s AS (SELECT shardid, result::bigint AS rows FROM run_command_on_shards('events', 'SELECT count(*) FROM %s'))
 	SELECT count(*) FROM s FULL JOIN (SELECT get_shard_id_for_distribution_column('events', id) AS shardid, count(*) AS rows FROM events GROUP BY 1) e USING (shardid)
 	WHERE s.rows IS DISTINCT FROM e.rows")"
-check "citus: the new worker mints Snowflake ids as node 4" "4" \
+check "citus: the new worker mints Snowflake ids as node 3, its group" "3" \
 	"$(psqlx $W3 -c "INSERT INTO sf(how) VALUES ('w3')" >/dev/null; q "SELECT snowflake_node(id, 'twitter') FROM sf WHERE how = 'w3'")"
+q "INSERT INTO sf(src, how) SELECT id, 'select2' FROM events" >/dev/null
+check "citus: after rebalancing, each INSERT ... SELECT id names the worker holding its source row's shard, on all three workers" \
+	"20000|20000|1,2,3" "$(minted_by_source select2)|$(q "SELECT string_agg(DISTINCT snowflake_node(id, 'twitter')::text, ',') FROM sf WHERE how = 'select2'")"
+check "citus: 0 duplicate ids in sf after rebalancing" "0" "$(q "SELECT count(*) - count(DISTINCT id) FROM sf")"
+check "citus: ulid_check_node_ids() lists the four nodes, none shared" \
+	"$all_groups $p3:3:citus:3:f" "$(node_ids)"

@@ -21,7 +21,7 @@ if [ "${PG_VERSION_NUM:-0}" -lt 17 ]; then
 fi
 
 S=dsm
-if ! pg_new $S "shared_preload_libraries = ''" || ! pg_start $S; then
+if ! pg_new $S "shared_preload_libraries = ''" "ulid.node_ids = '1'" || ! pg_start $S; then
 	not_ok "dsm registry: server starts"
 	exit 1
 fi

@@ -2,11 +2,15 @@
 # A damaged restart floor fails closed, and per-state floors keep an advance
 # to itself.
 #  - a new cluster's missing file is logged;
-#  - garbage, a truncated file, an empty one, a directory in its place and an
-#    unknown format version: every generator refuses with 55000 naming the
-#    file, what is wrong and ulid_floor_repair(), the file is left alone, and
-#    nothing is issued until a superuser repairs it; then ids lie above the
-#    repair time and above everything issued before;
+#  - garbage, a truncated file, an empty one, an unknown format version, a
+#    directory, a file with mode 000 and a symlink to /dev/null in its place:
+#    every generator refuses with 55000 naming the file, what is wrong and
+#    ulid_floor_repair(), the file is left alone, and nothing is issued until
+#    a superuser repairs it (the repair removes a directory, an unreadable
+#    file or a symlink in the way); then ids lie above the repair time and
+#    above everything issued before;
+#  - a directory with contents in its place: the repair's error says what to
+#    remove, and where;
 #  - a version 1 file (earlier builds) is read;
 #  - an error writing the file names it as the restart floor, with its path;
 #  - snowflake_advance() to 2079 and ulid_monotonic_advance() to the last
@@ -19,7 +23,7 @@ source "$here/../lib.sh"
 harness_attach
 
 S=floor_damage
-if ! pg_new $S || ! pg_start $S; then
+if ! pg_new $S "ulid.node_ids = '1,2,9'" || ! pg_start $S; then
 	not_ok "floor damage: server starts"
 	exit 1
 fi
@@ -108,6 +112,9 @@ damage_truncated() { printf 'ulid floor 2\n17' >"$floor_file"; }
 damage_empty() { : >"$floor_file"; }
 damage_version() { printf 'ulid floor 9\n1712345678901\n' >"$floor_file"; }
 damage_directory() { rm -f "$floor_file" && mkdir "$floor_file" && chown postgres: "$floor_file"; }
+damage_full_directory() { damage_directory && echo x >"$floor_file/keep" && chown postgres: "$floor_file/keep"; }
+damage_mode000() { chmod 000 "$floor_file"; }
+damage_symlink() { rm -f "$floor_file" && ln -s /dev/null "$floor_file"; }
 
 damaged_round garbage "its first line is not \"ulid floor N\" (line 1)"
 check "garbage: the file still holds the garbage" garbage "$(cat "$floor_file")"
@@ -130,16 +137,40 @@ damaged_round version "it has format version 9, which this build does not read (
 repair >/dev/null
 repaired_checks version
 
+# repaired_round NAME REMOVED: the repair removes what stands in the file's
+# place (the NOTICE says what), and the generators issue again
+repaired_round() {
+	local out
+	out=$(repair)
+	case $out in
+	*"rewritten: every generator issues above"*"The repair removed $2 that stood in its place; gen_monotonic_ulid() and snowflake_next() issue ids again."*)
+		ok "$1: ulid_floor_repair() removes $2 and says so" ;;
+	*) not_ok "$1: ulid_floor_repair() removes $2 and says so (got: $out)" ;;
+	esac
+	check "$1: a regular file is in its place" "regular file" "$(stat -c %F "$floor_file")"
+	repaired_checks "$1"
+}
 damaged_round directory "it is a directory, not a file"
-# the repair itself cannot replace a directory: its error names the file
-out=$(repair)
+repaired_round directory "an empty directory"
+damaged_round mode000 "it cannot be opened: Permission denied"
+repaired_round mode000 "a file that could not be opened"
+damaged_round symlink "it is not a regular file"
+repaired_round symlink "a symbolic link"
+check "symlink: /dev/null is untouched" "character special file" "$(stat -c %F /dev/null)"
+
+# a directory with contents: the repair does not delete them; its error says
+# what to remove, and where
+damaged_round full_directory "it is a directory, not a file"
+out=$(sql_error $S "ulid_floor_repair(ulid_time('$max_u'))")
 case $out in
-*"$floor_file"*"is the restart floor of gen_monotonic_ulid() and snowflake_next()"*) ok "directory: the repair's write error names the restart floor and its path" ;;
-*) not_ok "directory: the repair's write error names the restart floor and its path (got: $out)" ;;
+"55000|could not repair the ulid restart floor: \"$floor_file\" is a directory"*"|"*"Move the directory \"$floor_file\" away (or remove it)"*"then run ulid_floor_repair() again.")
+	ok "full directory: the repair's error says what to remove, and where" ;;
+*) not_ok "full directory: the repair's error says what to remove, and where (got: $out)" ;;
 esac
-rmdir "$floor_file"
+check "full directory: its contents are kept" x "$(cat "$floor_file/keep")"
+rm -r "$floor_file"
 repair >/dev/null
-repaired_checks directory
+repaired_checks full_directory
 
 # a version 1 file (earlier builds) is read: ids go above its floor
 v1=$(($(psqlx $S -c "SELECT greatest(ulid_unix_ms('$max_u'), (extract(epoch FROM clock_timestamp()) * 1000)::bigint)") + 2000))

@@ -12,8 +12,10 @@ source "$here/../lib.sh"
 harness_attach
 
 S=readme
-# ulid.node_id = 7: the node the README's Snowflake examples show
-if ! pg_new $S "ulid.node_id = 7" || ! pg_start $S; then
+# ulid.node_id = 7: the node the README's Snowflake examples show;
+# ulid.node_ids = '0-8191': the nodes its explicit-node examples mint on
+# (README "Node identity": Instagram's logical shards)
+if ! pg_new $S "ulid.node_id = 7" "ulid.node_ids = '0-8191'" || ! pg_start $S; then
 	not_ok "readme: server starts"
 	exit 1
 fi

@@ -4,7 +4,8 @@
 # re-creates shared memory), each with the clock set 10 s back, the first
 # gen_monotonic_ulid() value is above every value issued before, and is
 # issued at once on the persisted floor; so is the first cosid80_next() id
-# (the Snowflake generator's states).
+# (the Snowflake generator's states); a burst of snowflake_next() right after
+# an immediate restart never fails.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../lib.sh
@@ -12,7 +13,7 @@ source "$here/../lib.sh"
 harness_attach
 
 S=restart
-if ! pg_new $S || ! pg_start $S; then
+if ! pg_new $S "ulid.node_ids = '5,9'" || ! pg_start $S; then
 	not_ok "restart: server starts"
 	exit 1
 fi
@@ -100,6 +101,30 @@ psqlx $S -c "SELECT cosid80_advance(9, '$target80')" >/dev/null
 pg_stop $S immediate && pg_start $S
 check "cosid80 advance: holds after an immediate stop" t \
 	"$(psqlx $S -c "SELECT cosid80_next(9) > '$target80' COLLATE \"C\"" 2>&1)"
+
+# a restart never makes a call fail (one rule for floors ahead of the
+# clock): right after an immediate restart the Snowflake state starts on the
+# persisted floor, up to a second ahead of the clock (11 s with the clock
+# 10 s back), and a burst of 50,000 snowflake_next('discord') (13 ticks of
+# 4,096) issues tick after tick from it without waiting or failing
+psqlx $S -c "ALTER SYSTEM SET ulid.node_id = 3" -c "SELECT pg_reload_conf()" >/dev/null
+for off in 0 -10000; do
+	psqlx $S -c "ALTER SYSTEM SET ulid.clock_offset_ms = 0" -c "SELECT pg_reload_conf()" >/dev/null
+	wait_until 10 offset_is 0 || not_ok "burst: the clock offset is 0"
+	before=$(psqlx $S -c "SELECT max(id) FROM (SELECT snowflake_next('discord') AS id FROM generate_series(1, 5000)) s")
+	psqlx $S -c "ALTER SYSTEM SET ulid.clock_offset_ms = $off" >/dev/null
+	pg_stop $S immediate
+	logpos=$(wc -l <"$ULID_WORK/log/$S.log")	# the log of this run starts after it
+	pg_start $S || not_ok "burst: the server comes back"
+	check "burst (clock offset $off ms): 50,000 snowflake_next('discord') right after an immediate restart, all distinct and above the ids before" \
+		"50000|t" "$(psqlx $S -c "SELECT count(DISTINCT id), min(id) > $before
+			FROM (SELECT snowflake_next('discord') AS id FROM generate_series(1, 50000)) s" 2>&1)"
+	check "burst (clock offset $off ms): no failure; the ids ahead of the clock are counted as borrows" "0|t" \
+		"$(psqlx $S -c "SELECT failures, borrows > 0 FROM ulid_generator_state WHERE layout = 'discord' AND node = 3")"
+done
+check "burst: the log says once that the state issues ahead of the clock from a floor (clock 10 s behind)" 1 \
+	"$(tail -n +$((logpos + 1)) "$ULID_WORK/log/$S.log" | grep -c "snowflake_next() for layout discord, node 3, issues [0-9]* ms ahead of the clock from a floor")"
+psqlx $S -c "ALTER SYSTEM RESET ulid.clock_offset_ms" -c "ALTER SYSTEM RESET ulid.node_id" -c "SELECT pg_reload_conf()" >/dev/null
 
 # a damaged floor file fails closed: floor_damage.sh
 

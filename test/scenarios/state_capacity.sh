@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # No ordinary role can exhaust or block the shared generator states, and
-# real schemes fit (shmem.c: "CAPACITY, QUOTAS AND RECLAIMING"), with the
+# real schemes fit (state_table.c: "CAPACITY, QUOTAS AND RECLAIMING"), with the
 # default settings:
 #  - an attacker role asking for tens of thousands of distinct Snowflake
 #    states (epochs and nodes) stops at ulid.max_states_per_role with 53400
@@ -18,7 +18,7 @@ source "$here/../lib.sh"
 harness_attach
 
 S=state_capacity
-if ! pg_new $S || ! pg_start $S; then
+if ! pg_new $S "ulid.node_ids = '0-8191'" || ! pg_start $S; then
 	not_ok "state capacity: server starts"
 	exit 1
 fi

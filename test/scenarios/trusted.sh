@@ -11,7 +11,7 @@ source "$here/../lib.sh"
 harness_attach
 
 S=trusted
-if ! pg_new $S "ulid.node_id = 3" || ! pg_start $S; then
+if ! pg_new $S "ulid.node_id = 3" "ulid.node_ids = '9'" || ! pg_start $S; then
 	not_ok "trusted: server starts"
 	exit 1
 fi
@@ -89,6 +89,7 @@ superuser_calls=(
 	"ulid_monotonic_advance('01HTQW311N1KR5G0Y75M3EF00H')"
 	"ulid_monotonic_reset()"
 	"ulid_floor_repair(now())"
+	"ulid_advance_from_tables()"
 )
 for role in dbowner plain; do
 	for c in "${superuser_calls[@]}"; do
@@ -104,8 +105,9 @@ case $out in
 *"permission denied for function snowflake_advance"*) ok "trusted: the owner cannot grant EXECUTE on the superuser-only functions (it does not own them)" ;;
 *) not_ok "trusted: the owner cannot grant what the extension's script revoked (got: $out)" ;;
 esac
-ULID_DB=owned psqlx $S -c "GRANT EXECUTE ON FUNCTION snowflake_advance(snowflake_layout, bigint, bigint), ulid_floor_repair(timestamptz) TO plain" >/dev/null
-for c in "snowflake_advance('twitter', 3, 1)|advance snowflake_next()" "ulid_floor_repair(now())|repair the ulid restart floor"; do
+ULID_DB=owned psqlx $S -c "GRANT EXECUTE ON FUNCTION snowflake_advance(snowflake_layout, bigint, bigint), ulid_floor_repair(timestamptz), ulid_advance_from_tables(interval, boolean) TO plain" >/dev/null
+for c in "snowflake_advance('twitter', 3, 1)|advance snowflake_next()" "ulid_floor_repair(now())|repair the ulid restart floor" \
+	"ulid_advance_from_tables()|advance the ulid generators from tables"; do
 	out=$(as plain -c "SELECT ${c%%|*}" 2>&1)
 	case $out in
 	*"must be superuser to ${c#*|}"*) ok "trusted: granted EXECUTE, plain is still refused ${c%%|*} at run time" ;;

@@ -665,6 +665,21 @@ test_calendar(void)
 	CHECK(strcmp(iso, "2010-11-04T01:42:54.657Z") == 0, "twitter's epoch prints as %s", iso);
 	sfl_format_iso(0, iso);
 	CHECK(strcmp(iso, "1970-01-01T00:00:00.000Z") == 0, "0 prints as %s", iso);
+	{
+		char		t[SFL_TIME_TEXT_MAX];
+
+		sfl_format_time(INT64_C(1288834974657), t);
+		CHECK(strcmp(t, "2010-11-04T01:42:54.657Z") == 0, "a time in 0000-9999 prints as ISO: %s", t);
+		sfl_format_time(INT64_C(253402300800000), t);
+		CHECK(strcmp(t, "+010000-01-01T00:00:00.000Z") == 0, "10000-01-01 prints expanded: %s", t);
+		sfl_format_time(INT64_C(253402300799999), t);
+		CHECK(strcmp(t, "9999-12-31T23:59:59.999Z") == 0, "the last ms of 9999 prints as ISO: %s", t);
+		/* Java's new Date(Long.MAX_VALUE) is 292278994-08-17T07:12:55.807Z */
+		sfl_format_time(INT64_MAX, t);
+		CHECK(strcmp(t, "+292278994-08-17T07:12:55.807Z") == 0, "INT64_MAX ms prints as %s", t);
+		sfl_format_time(INT64_C(-62167219200001), t);
+		CHECK(strcmp(t, "-000001-12-31T23:59:59.999Z") == 0, "the ms before 0000-01-01 prints as %s", t);
+	}
 }
 
 int
