@@ -1,6 +1,7 @@
 -- COSID_80 (SPEC section 4, seed 002): the 80-bit CosId id, text only.
 -- cosid80_next() runs on the Snowflake generator's shared state (one state
--- per node, kind cosid80); this server has no ulid.node_id.
+-- per node, kind cosid80); the calls name their node (with no ulid.node_id:
+-- settings.sql).  Nodes 7 and 8 and 10 are advanced, and reset at the end.
 SET timezone = 'UTC';
 SET datestyle = 'ISO, YMD';
 
@@ -12,10 +13,16 @@ SELECT cosid80_friendly('0VZEV0mp000300H') AS utc, cosid80_friendly('0VZEV0mp000
 SELECT cosid80_parts('4ziepp2F4OmVH31') AS largest, cosid80_friendly('4ziepp2F4OmVH31') AS largest_friendly,
        cosid80_parts('000000000000000') AS smallest;
 
--- generating: no node set, nodes outside 20 bits
-SELECT err($$SELECT cosid80_next()$$) AS no_node;
-SELECT hint($$SELECT cosid80_next()$$) AS no_node_hint;
+-- nodes outside 20 bits
 SELECT err($$SELECT cosid80_next(1048576)$$) AS node_2_20, err($$SELECT cosid80_next(-1)$$) AS negative;
+-- generating needs the shared state and nodes 5-10 (test/README.md)
+SELECT lacks('shared state', 'nodes 5-10') AS lacks \gset
+\if :{?lacks}
+\echo skipped: needs the shared generator state (shared_preload_libraries = ulid before PostgreSQL 17) and nodes 5-10 (test/README.md)
+\else
+SET ulid.clock_borrow_ms = 5;
+SET ulid.clock_wait_ms = 1000;
+CREATE TEMP TABLE states_before AS SELECT node, issued, failures FROM ulid_generator_state WHERE kind = 'cosid80';
 -- 15 Base62 characters on the clock, with the node; strictly increasing
 SELECT cosid80_next(5) AS first \gset
 SELECT length(:'first') AS len, (cosid80_parts(:'first') ->> 'node')::int AS node,
@@ -32,9 +39,13 @@ SELECT cosid80_next(6) AS last6 \gset
 SELECT kind, layout IS NULL AS no_layout, node, last_id = :'last6' AS last_id_ok,
        last_tick = (cosid80_parts(:'last6') ->> 'unix_ms')::bigint AS last_tick_is_unix_ms,
        last_time = cosid80_time(:'last6') AS last_time_ok,
-       sequence = (cosid80_parts(:'last6') ->> 'sequence')::int AS sequence_ok, issued, failures
+       sequence = (cosid80_parts(:'last6') ->> 'sequence')::int AS sequence_ok,
+       issued - coalesce((SELECT issued FROM states_before WHERE node = 6), 0) AS issued_here,
+       failures - coalesce((SELECT failures FROM states_before WHERE node = 6), 0) AS failures
 FROM ulid_generator_state WHERE kind = 'cosid80' AND node = 6;
-SELECT node, issued FROM ulid_generator_state WHERE kind = 'cosid80' ORDER BY node;
+SELECT node, s.issued - coalesce(b.issued, 0) AS issued_here
+FROM ulid_generator_state s LEFT JOIN states_before b USING (node)
+WHERE kind = 'cosid80' AND s.issued IS DISTINCT FROM b.issued ORDER BY node;
 
 -- advance and reset, like snowflake_advance() and snowflake_reset().
 -- 400 ms ahead of the clock (the policy waits up to ulid.clock_wait_ms):
@@ -42,7 +53,9 @@ SELECT node, issued FROM ulid_generator_state WHERE kind = 'cosid80' ORDER BY no
 SELECT cosid80_from_friendly(to_char(clock_timestamp() + interval '400 ms', 'YYYYMMDDHH24MISSMS') || '-0000007-00100') AS ahead \gset
 SELECT cosid80_next(7) < :'ahead' COLLATE "C" AS below_before;
 SELECT cosid80_advance(7, :'ahead');
-SELECT state_floor >= cosid80_time(:'ahead') AS own_floor FROM ulid_generator_state WHERE kind = 'cosid80' AND node = 7;
+-- (its own floor, unless the server's restart floor is already above it)
+SELECT coalesce(state_floor >= cosid80_time(:'ahead'), persisted_floor >= cosid80_time(:'ahead')) AS own_floor
+FROM ulid_generator_state WHERE kind = 'cosid80' AND node = 7;
 SELECT cosid80_next(7) > :'ahead' COLLATE "C" AS above_advance;
 SELECT cosid80_advance(7, '000000000000000') AS never_moves_back;
 SELECT cosid80_next(7) > :'ahead' COLLATE "C" AS still_above;
@@ -74,6 +87,14 @@ SELECT err($$SELECT cosid80_advance(7, '000000000000000')$$) AS advance_denied,
 RESET ROLE;
 DROP OWNED BY cosid80_user;
 DROP ROLE cosid80_user;
+-- the advances undone: no state keeps a floor of its own
+SET client_min_messages = error;
+SELECT cosid80_reset(7), cosid80_reset(8), cosid80_reset(10);
+RESET client_min_messages;
+SELECT count(*) AS own_floors_left FROM ulid_generator_state WHERE kind = 'cosid80' AND node BETWEEN 5 AND 10 AND state_floor IS NOT NULL;
+RESET ulid.clock_borrow_ms;
+RESET ulid.clock_wait_ms;
+\endif
 
 -- malformed text 22P02 naming the character, parts out of range 22003
 SELECT t, err(format('SELECT cosid80_parts(%L)', t)) AS error

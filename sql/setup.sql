@@ -36,3 +36,61 @@ BEGIN
 END
 $$;
 SELECT extname, extversion FROM pg_extension WHERE extname = 'ulid';
+-- lacks(needs...): what this server lacks of what a file needs, as text,
+-- or NULL when it has it all.  A file (or a section of one) that needs a
+-- server setting starts with a guard, so that `make installcheck` against
+-- any server reports a skip instead of a misleading diff (test/README.md):
+--     SELECT lacks('shared state', 'nodes 5-7') AS lacks \gset
+--     \if :{?lacks}
+--     \echo skipped: needs ...
+--     \quit   (or \else ... \endif around a section)
+-- needs: 'shared state' (ulid preloaded, or PostgreSQL 17+), 'preload',
+-- 'default settings' (the ulid.* settings settings.sql shows at their
+-- defaults: no node id),
+-- 'setting ulid.node_ids=0-65535' (current_setting() shows that value),
+-- 'nodes 3,5-9' (this server mints on those explicit nodes: it owns them;
+-- probed with one id per node on a layout no one else uses, on the clock)
+CREATE FUNCTION lacks(VARIADIC needs text[]) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    need text; r text; node bigint; missing text[] := '{}';
+BEGIN
+    FOREACH need IN ARRAY needs LOOP
+        IF need = 'shared state' THEN
+            IF err('SELECT count(*) FROM ulid_generator_state') NOT LIKE 'ok:%' THEN
+                missing := missing || need;
+            END IF;
+        ELSIF need = 'preload' THEN
+            PERFORM gen_ulid();     -- loads the library in this session
+            IF current_setting('ulid.max_generator_states', true) IS NULL THEN
+                missing := missing || need;
+            END IF;
+        ELSIF need = 'default settings' THEN
+            PERFORM gen_ulid();
+            IF EXISTS (SELECT FROM pg_settings WHERE setting IS DISTINCT FROM boot_val
+                       AND name IN ('ulid.node_id', 'ulid.clock_borrow_ms', 'ulid.clock_wait_ms', 'ulid.clock_offset_ms',
+                                    'ulid.max_generator_states', 'ulid.max_states_per_role')) THEN
+                missing := missing || need;
+            END IF;
+        ELSIF need LIKE 'setting %=%' THEN
+            PERFORM gen_ulid();
+            IF current_setting(split_part(substr(need, 9), '=', 1), true)
+               IS DISTINCT FROM substr(need, strpos(need, '=') + 1) THEN
+                missing := missing || need;
+            END IF;
+        ELSIF need LIKE 'nodes %' THEN
+            FOREACH r IN ARRAY string_to_array(substr(need, 7), ',') LOOP
+                FOR node IN SELECT generate_series(split_part(r, '-', 1)::bigint,
+                                                   coalesce(nullif(split_part(r, '-', 2), ''), r)::bigint) LOOP
+                    IF err(format($q$SELECT snowflake_next('custom(time=41:ms:2001-02-03T04:05:06.789Z, fields=probe:20, sequence=2)', %s)$q$, node))
+                       NOT LIKE 'ok:%' THEN
+                        missing := missing || format('node %s', node);
+                    END IF;
+                END LOOP;
+            END LOOP;
+        ELSE
+            RAISE EXCEPTION 'lacks(): unknown need %', need;
+        END IF;
+    END LOOP;
+    RETURN nullif(array_to_string(missing, ', '), '');
+END
+$$;

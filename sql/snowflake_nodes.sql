@@ -4,6 +4,11 @@
 -- 0-65535 through ulid.node_ids (test/run).  Reloads and
 -- ulid.node_id_source = 'citus' without Citus:
 -- test/scenarios/node_identity.sh; a Citus cluster: test/scenarios/citus.sh.
+SELECT lacks('shared state', 'default settings', 'setting ulid.node_ids=0-65535', 'setting ulid.node_id_source=setting') AS lacks \gset
+\if :{?lacks}
+\echo skipped: needs the shared generator state, no ulid.node_id, ulid.node_ids = 0-65535 and ulid.node_id_source = setting (test/README.md)
+\quit
+\endif
 SELECT current_setting('ulid.node_id') AS node_id, current_setting('ulid.node_ids') AS node_ids,
        current_setting('ulid.node_id_source') AS node_id_source;
 SELECT * FROM ulid_node_identity();

@@ -1,23 +1,37 @@
 #!/usr/bin/env bash
 # Install what building and testing ulid needs, from Debian's packages, if it
 # is missing.  Safe to run again: it installs nothing that is already there.
+#   test/deps.sh         everything the test suite needs (test/run)
+#   test/deps.sh build   only the server, its headers and the build tools
+#                        (test/demo: the tour needs nothing else)
 set -euo pipefail
 
 PG_MAJOR=${PG_MAJOR:-15}
-pkgs=(
+build_pkgs=(
 	"postgresql-$PG_MAJOR" "postgresql-server-dev-$PG_MAJOR" "postgresql-client-$PG_MAJOR"
 	make gcc libc6-dev
+	procps util-linux           # pgrep/ps, runuser
+)
+# shellcheck source=apt.sh
+source "$(dirname "$0")/apt.sh"
+if [ "${1:-}" = build ]; then
+	mapfile -t missing < <(apt_missing "${build_pkgs[@]}")
+	apt_install deps "${missing[@]}"
+	exit 0
+fi
+pkgs=(
+	"${build_pkgs[@]}"
 	clang libclang-rt-dev        # libFuzzer and the sanitizers (any clang version)
 	# the client suite (test/scenarios/client_*.sh): Python drivers and ORMs
 	# for Debian's /usr/bin/python3, pgjdbc and a JDK to compile against it
 	python3-psycopg2 python3-psycopg python3-asyncpg python3-sqlalchemy python3-django
 	libpostgresql-jdbc-java default-jdk-headless
+	ruby-activerecord ruby-pg   # ActiveRecord 6.1 (client_ruby)
+	golang-go golang-github-jackc-pgx-v4-dev  # Go and pgx v4, built offline (client_go)
+	cargo rustc librust-tokio-postgres-dev librust-tokio-dev librust-tokio-macros-dev  # client_rust
 	valgrind gnuplot-nox        # the benchmark's instruction counts (callgrind) and plots
-	procps util-linux           # pgrep/ps, runuser
 	python3                     # test/readme/check.py, the README's examples
 )
-# shellcheck source=apt.sh
-source "$(dirname "$0")/apt.sh"
 mapfile -t missing < <(apt_missing "${pkgs[@]}")
 # the Node.js client scenario needs Node.js and npm: the machine image
 # has them (NodeSource's nodejs package); Debian's otherwise

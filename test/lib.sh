@@ -83,6 +83,47 @@ relay_results() {
 	done <"$2"
 }
 
+# client_server NAME CONF DB...: for the client scenarios, a server on
+# 127.0.0.1 (pg_new_tcp; CONF: one postgresql.conf line, or "") and each DB
+# with the extension; a "not ok" line and status 1 when that fails
+client_server() {
+	local name=$1 conf=$2 db
+	shift 2
+	if ! pg_new_tcp "$name" "$conf" || ! pg_start "$name"; then
+		not_ok "$name: server on 127.0.0.1 starts"
+		return 1
+	fi
+	for db in "$@"; do
+		if ! psqlx "$name" -c "CREATE DATABASE $db" || ! ULID_DB=$db psqlx "$name" -c "CREATE EXTENSION ulid"; then
+			not_ok "$name: database $db with the extension"
+			return 1
+		fi
+	done
+}
+
+# client_build DESCRIPTION LOG command...: build a client program (output
+# to LOG); on failure the log as comments, a "not ok" line and status 1
+client_build() {
+	local desc=$1 log=$2
+	shift 2
+	if ! "$@" >"$log" 2>&1; then
+		tail -60 "$log" | sed 's/^/# /'
+		not_ok "$desc"
+		return 1
+	fi
+}
+
+# run_client LABEL OUT command...: run a client program (its output to OUT),
+# count its ok / not ok lines under LABEL, and a non-zero exit as a failure
+run_client() {
+	local label=$1 out=$2 rc
+	shift 2
+	"$@" >"$out" 2>&1
+	rc=$?
+	relay_results "$label" "$out"
+	[ $rc -eq 0 ] || not_ok "$label: '$*' exited with status $rc"
+}
+
 # --- running as the postgres user -------------------------------------------
 as_pg() {
 	if [ "$(id -u)" -eq 0 ]; then

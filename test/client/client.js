@@ -164,6 +164,20 @@ async function main() {
 	checkEqual('COPY ... FROM STDIN (FORMAT binary) reads the same bytes back',
 		`00000000000000000000000000,${KNOWN},7ZZZZZZZZZZZZZZZZZZZZZZZZZ`, r.rows[0].ids);
 
+	/* Snowflake ids above 2^53 (the README's JavaScript pitfall): bigint
+	   arrives as an exact string; Number() and JSON numbers round it */
+	await client.query("CREATE TABLE sf (id bigint PRIMARY KEY DEFAULT snowflake_next('twitter'), n int)");
+	const sfid = (await client.query('INSERT INTO sf (n) VALUES (1) RETURNING id')).rows[0].id;
+	check('a twitter-layout Snowflake id arrives as a string, exact, above 2^53',
+		typeof sfid === 'string' && BigInt(sfid) > 2n ** 53n, sfid);
+	r = await client.query('SELECT n FROM sf WHERE id = $1', [Number(sfid)]);
+	checkEqual('Number(id) rounds it: WHERE id = $1 then finds nothing, without an error', 0, r.rows.length);
+	r = await client.query('SELECT n FROM sf WHERE id = $1', [BigInt(sfid)]);
+	checkEqual('a BigInt parameter finds the row', 1, r.rows.length);
+	r = await client.query("SELECT row_to_json(sf) AS j, json_build_object('id', id::text) AS t FROM sf");
+	check('row_to_json writes a JSON number that JSON.parse rounds; id::text in the JSON keeps it',
+		String(r.rows[0].j.id) !== sfid && r.rows[0].t.id === sfid, `${r.rows[0].j.id} ${r.rows[0].t.id}`);
+
 	await client.end();
 }
 

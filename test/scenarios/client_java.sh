@@ -21,24 +21,11 @@ if [ ! -r "$jar" ]; then
 fi
 build=$ULID_WORK/java
 mkdir -p "$build"
-if ! javac -Xlint:all -Werror -d "$build" -cp "$jar" "$ULID_ROOT/test/client/java/UlidJdbc.java" >"$build/javac.log" 2>&1; then
-	sed 's/^/# /' "$build/javac.log"
-	not_ok "client_java: UlidJdbc.java compiles"
-	exit 1
-fi
+client_build "client_java: UlidJdbc.java compiles" "$build/javac.log" \
+	javac -Xlint:all -Werror -d "$build" -cp "$jar" "$ULID_ROOT/test/client/java/UlidJdbc.java" || exit 1
 echo "# pgjdbc $(dpkg-query -W -f='${Version}' libpostgresql-jdbc-java 2>/dev/null) ($(readlink -f "$jar")), $(javac -version 2>&1)"
 
 S=client_java
-if ! pg_new_tcp $S || ! pg_start $S; then
-	not_ok "client_java: server on 127.0.0.1 starts"
-	exit 1
-fi
-if ! psqlx $S -c "CREATE DATABASE jdbc" || ! ULID_DB=jdbc psqlx $S -c "CREATE EXTENSION ulid"; then
-	not_ok "client_java: database jdbc with the extension"
-	exit 1
-fi
-timeout 90 java -cp "$jar:$build" UlidJdbc "$(pg_port $S)" jdbc >"$build/out" 2>&1
-rc=$?
-relay_results pgjdbc "$build/out"
-[ $rc -eq 0 ] || not_ok "client_java: UlidJdbc exited with status $rc"
+client_server $S "" jdbc || exit 1
+run_client pgjdbc "$build/out" timeout 90 java -cp "$jar:$build" UlidJdbc "$(pg_port $S)" jdbc
 pg_stop $S

@@ -27,7 +27,7 @@ versions=$(cd "$client" && node -p "['pg', 'pg-copy-streams', 'knex', 'drizzle-o
 ok "client_node: npm ci installs $versions on Node.js $(node -v)"
 
 S=client_node
-if ! pg_new_tcp $S || ! pg_start $S; then
+if ! pg_new_tcp $S "ulid.node_id = 1" || ! pg_start $S; then
 	not_ok "client_node: server on 127.0.0.1 starts"
 	exit 1
 fi

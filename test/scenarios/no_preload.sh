@@ -10,7 +10,7 @@ source "$here/../lib.sh"
 harness_attach
 
 if [ "${PG_VERSION_NUM:-0}" -ge 17 ]; then
-	echo "# no_preload: PostgreSQL $PG_VERSION_NUM has the DSM registry; dsm_registry.sh tests that path"
+	skip "no_preload: PostgreSQL $PG_VERSION_NUM has the DSM registry; dsm_registry.sh tests that path"
 	exit 0
 fi
 

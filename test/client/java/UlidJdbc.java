@@ -299,5 +299,21 @@ public class UlidJdbc {
 			expectError("... a UUID-shaped string is 22P02, with a hint naming ::uuid::ulid and ulid_parse", "22P02",
 					"::uuid::ulid.*ulid_parse", () -> one(u, "SELECT n FROM items WHERE id = ?", KNOWN_UUID.toString()));
 		}
+
+		/* binaryTransferEnable naming the ulid OID (the README's pitfall): pgjdbc
+		   reads ulid in binary, getString() is then null; getBytes() has the 16 bytes */
+		String oid;
+		try (Connection o = DriverManager.getConnection(base)) {
+			oid = String.valueOf(one(o, "SELECT 'ulid'::regtype::oid"));
+		}
+		try (Connection b = DriverManager.getConnection(base + "&prepareThreshold=-1&binaryTransferEnable=" + oid);
+				PreparedStatement ps = b.prepareStatement("SELECT id, id::text FROM items WHERE id = ?::ulid")) {
+			ps.setString(1, ids.get(0));
+			try (ResultSet rs = ps.executeQuery()) {
+				rs.next();
+				expect("binaryTransferEnable=<ulid oid>: getString() is null (the pitfall), getBytes() the 16 bytes, id::text the ULID",
+						"null 16 " + ids.get(0), () -> rs.getString(1) + " " + rs.getBytes(1).length + " " + rs.getString(2));
+			}
+		}
 	}
 }
