@@ -323,3 +323,12 @@ BEGIN
 END
 $fn$;
 COMMENT ON FUNCTION ulid_check_node_ids() IS 'on a Citus coordinator: every node''s name, port, node id, its source, the nodes it owns, whether another node owns one of them too, and why a node has no node id';
+
+-----------------------------------------------------------------------------
+-- issue 25: an abbreviated sort key of ulid's own
+-----------------------------------------------------------------------------
+-- 1.0 used core's uuid_sortsupport, whose key is the first 8 bytes.  ulid_ops
+-- refers to the function by oid, so replacing it switches the opclass.
+CREATE OR REPLACE FUNCTION ulid_sortsupport(internal) RETURNS void
+    AS 'MODULE_PATHNAME', 'ulid_sortsupport' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ulid_sortsupport(internal) IS 'btree sort support: byte order, with abbreviated keys that skip the leading zero bits of the time to hold random bits past the first 8 bytes';

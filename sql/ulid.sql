@@ -15,8 +15,9 @@ CREATE FUNCTION ulid_in(cstring) RETURNS ulid
     AS 'MODULE_PATHNAME', 'ulid_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION ulid_out(ulid) RETURNS cstring
     AS 'MODULE_PATHNAME', 'ulid_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
--- Binary output, comparison, hashing and sortsupport reuse core's uuid
--- functions: the bytes are identical, so is the behaviour.  Binary input is
+-- Binary output, comparison and hashing reuse core's uuid functions: the
+-- bytes are identical, so is the behaviour (sortsupport: see issue 25 at the
+-- end, an abbreviated key of our own).  Binary input is
 -- our own only to check the length (22P03 naming it, where uuid_recv calls a
 -- short value a protocol violation).
 CREATE FUNCTION ulid_recv(internal) RETURNS ulid
@@ -1193,3 +1194,12 @@ BEGIN
 END
 $fn$;
 COMMENT ON FUNCTION ulid_check_node_ids() IS 'on a Citus coordinator: every node''s name, port, node id, its source, the nodes it owns, whether another node owns one of them too, and why a node has no node id';
+
+-----------------------------------------------------------------------------
+-- issue 25: an abbreviated sort key of ulid's own
+-----------------------------------------------------------------------------
+-- 1.0 used core's uuid_sortsupport, whose key is the first 8 bytes.  ulid_ops
+-- refers to the function by oid, so replacing it switches the opclass.
+CREATE OR REPLACE FUNCTION ulid_sortsupport(internal) RETURNS void
+    AS 'MODULE_PATHNAME', 'ulid_sortsupport' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ulid_sortsupport(internal) IS 'btree sort support: byte order, with abbreviated keys that skip the leading zero bits of the time to hold random bits past the first 8 bytes';

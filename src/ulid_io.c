@@ -4,15 +4,13 @@
  *	  Text I/O and binary input of the ulid type, the bytea casts and the
  *	  min/max support.
  *
- * Binary send, comparison, hashing and sortsupport are core's uuid
- * functions (identical bytes, identical behaviour): see sql/ulid.sql.
- * Binary input is ours only to check the length first (core's uuid_recv
- * reports a short value as a protocol violation).  The core functions are
- * LEAKPROOF, as core marks them.  Sorting keeps core's uuid_sortsupport:
- * an own one (abbreviated keys, a comparator of two byte-swapped 64-bit
- * loads) saved 7-8% of the instructions on random and fresh ids alike, not
- * the cost of the abbreviated-key ties that make fresh ids slower to sort
- * (README "Performance").
+ * Binary send, comparison and hashing are core's uuid functions (identical
+ * bytes, identical behaviour): see sql/ulid.sql.  Binary input is ours only
+ * to check the length first (core's uuid_recv reports a short value as a
+ * protocol violation).  The core functions are LEAKPROOF, as core marks
+ * them.  Sortsupport is ulid_sort.c's (from 1.1): an abbreviated key that
+ * sees past the first 8 bytes, where core's ties for half the neighbours
+ * among fresh ids.
  *
  * Text input is strict, so every ULID has exactly one text form (and text
  * comparisons and DISTINCT on text agree with the type): Crockford's

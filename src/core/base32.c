@@ -42,24 +42,69 @@ ulid_b32_digit(unsigned char c)
 	return b32_decode_table[c];
 }
 
-void
-ulid_b32_encode(const uint8_t in[ULID_BYTES], char *out)
+/*
+ * The two characters of every 10-bit value, most significant first: 13
+ * lookups encode the 130-bit field (two zero bits and the 128 of the
+ * value), in uppercase for the ULID text and lowercase for TypeID.
+ */
+#define B32_ROW(c, A, B, C, D, E, F, G, H, J, K, M, N, P, Q, R, S, T, V, W, X, Y, Z) \
+	{c, '0'}, {c, '1'}, {c, '2'}, {c, '3'}, {c, '4'}, {c, '5'}, {c, '6'}, {c, '7'}, \
+	{c, '8'}, {c, '9'}, {c, A}, {c, B}, {c, C}, {c, D}, {c, E}, {c, F}, \
+	{c, G}, {c, H}, {c, J}, {c, K}, {c, M}, {c, N}, {c, P}, {c, Q}, \
+	{c, R}, {c, S}, {c, T}, {c, V}, {c, W}, {c, X}, {c, Y}, {c, Z}
+#define B32_UPPER(c) B32_ROW(c, 'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'J', 'K', 'M', \
+							 'N', 'P', 'Q', 'R', 'S', 'T', 'V', 'W', 'X', 'Y', 'Z')
+#define B32_LOWER(c) B32_ROW(c, 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'j', 'k', 'm', \
+							 'n', 'p', 'q', 'r', 's', 't', 'v', 'w', 'x', 'y', 'z')
+#define B32_PAIRS(ROW, A, B, C, D, E, F, G, H, J, K, M, N, P, Q, R, S, T, V, W, X, Y, Z) { \
+	ROW('0'), ROW('1'), ROW('2'), ROW('3'), ROW('4'), ROW('5'), ROW('6'), ROW('7'), \
+	ROW('8'), ROW('9'), ROW(A), ROW(B), ROW(C), ROW(D), ROW(E), ROW(F), \
+	ROW(G), ROW(H), ROW(J), ROW(K), ROW(M), ROW(N), ROW(P), ROW(Q), \
+	ROW(R), ROW(S), ROW(T), ROW(V), ROW(W), ROW(X), ROW(Y), ROW(Z) }
+
+static const char b32_pairs_upper[1024][2] =
+B32_PAIRS(B32_UPPER, 'A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'J', 'K', 'M',
+		  'N', 'P', 'Q', 'R', 'S', 'T', 'V', 'W', 'X', 'Y', 'Z');
+static const char b32_pairs_lower[1024][2] =
+B32_PAIRS(B32_LOWER, 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'j', 'k', 'm',
+		  'n', 'p', 'q', 'r', 's', 't', 'v', 'w', 'x', 'y', 'z');
+
+/*
+ * Pair j (0..12) holds bits 10j-2 .. 10j+7 of the value (bit 0 the most
+ * significant): pairs 0-5 lie in hi, pair 6 takes the last 4 bits of hi
+ * and the top 6 of lo, pairs 7-12 lie in lo.
+ */
+static inline void
+b32_encode_pairs(const char (*pairs)[2], const uint8_t in[ULID_BYTES], char *out)
 {
 	uint64_t	hi = ulid_load_be64(in);
 	uint64_t	lo = ulid_load_be64(in + 8);
 
-	/*
-	 * Characters 0-12 lie wholly in hi, character 13 takes the last bit of
-	 * hi and the top four of lo, characters 14-25 lie wholly in lo.
-	 */
-	out[0] = ulid_b32_alphabet[hi >> 61];
-#pragma GCC unroll 12
-	for (int k = 1; k < 13; k++)
-		out[k] = ulid_b32_alphabet[(hi >> (61 - 5 * k)) & 31];
-	out[13] = ulid_b32_alphabet[((hi & 1) << 4) | (lo >> 60)];
-#pragma GCC unroll 12
-	for (int k = 14; k < 26; k++)
-		out[k] = ulid_b32_alphabet[(lo >> (125 - 5 * k)) & 31];
+	memcpy(out, pairs[hi >> 56], 2);
+	memcpy(out + 2, pairs[(hi >> 46) & 1023], 2);
+	memcpy(out + 4, pairs[(hi >> 36) & 1023], 2);
+	memcpy(out + 6, pairs[(hi >> 26) & 1023], 2);
+	memcpy(out + 8, pairs[(hi >> 16) & 1023], 2);
+	memcpy(out + 10, pairs[(hi >> 6) & 1023], 2);
+	memcpy(out + 12, pairs[((hi << 4) | (lo >> 60)) & 1023], 2);
+	memcpy(out + 14, pairs[(lo >> 50) & 1023], 2);
+	memcpy(out + 16, pairs[(lo >> 40) & 1023], 2);
+	memcpy(out + 18, pairs[(lo >> 30) & 1023], 2);
+	memcpy(out + 20, pairs[(lo >> 20) & 1023], 2);
+	memcpy(out + 22, pairs[(lo >> 10) & 1023], 2);
+	memcpy(out + 24, pairs[lo & 1023], 2);
+}
+
+void
+ulid_b32_encode(const uint8_t in[ULID_BYTES], char *out)
+{
+	b32_encode_pairs(b32_pairs_upper, in, out);
+}
+
+void
+ulid_b32_encode_lower(const uint8_t in[ULID_BYTES], char *out)
+{
+	b32_encode_pairs(b32_pairs_lower, in, out);
 }
 
 /* one character into acc; bytes outside the alphabet set bits above 31 in bad */

@@ -32,6 +32,8 @@ extern const char ulid_b32_alphabet[33];
 
 /* Write exactly 26 uppercase characters (no terminator) to out. */
 extern void ulid_b32_encode(const uint8_t in[ULID_BYTES], char *out);
+/* The same in lowercase (TypeID's suffix). */
+extern void ulid_b32_encode_lower(const uint8_t in[ULID_BYTES], char *out);
 
 /*
  * Decode len bytes of text into 16 bytes.  Checks, in order: length, the

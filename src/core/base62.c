@@ -130,7 +130,6 @@ b62_chars5(uint32_t r, char *out)
 	memcpy(out + 3, b62_pairs[r - q1 * 3844], 2);
 }
 
-/* Write the n (< 5) characters of r < 62^n to out. */
 /* four characters of g < 62^4 */
 static inline void
 b62_chars4(uint32_t g, char *out)
@@ -141,18 +140,45 @@ b62_chars4(uint32_t g, char *out)
 	memcpy(out + 2, b62_pairs[g - q * 3844], 2);
 }
 
+/* Write the n (< 5) characters of r < 62^n to out: at most two lookups. */
 static inline void
 b62_chars(uint32_t r, int n, char *out)
 {
-	for (int i = n - 1; i >= 0; i--)
+	uint32_t	q;
+
+	switch (n)
 	{
-		out[i] = ulid_b62_alphabet[r % 62];
-		r /= 62;
+		case 1:
+			out[0] = ulid_b62_alphabet[r];
+			break;
+		case 2:
+			memcpy(out, b62_pairs[r], 2);
+			break;
+		case 3:
+			q = r / 3844;
+			out[0] = ulid_b62_alphabet[q];
+			memcpy(out + 1, b62_pairs[r - q * 3844], 2);
+			break;
+		case 4:
+			b62_chars4(r, out);
+			break;
+		default:
+			break;
 	}
 }
 
-bool
-ulid_b62_encode_fixed(uint64_t hi, uint64_t lo, int width, char *out)
+/*
+ * The encoder, inlined where the width is a constant (ULID text, GSID
+ * parts) so that its loops unroll.
+ */
+#if defined(__GNUC__)
+#define B62_INLINE inline __attribute__((always_inline))
+#else
+#define B62_INLINE inline
+#endif
+
+static B62_INLINE bool
+b62_encode_fixed(uint64_t hi, uint64_t lo, int width, char *out)
 {
 	uint64_t	d[5];
 	int			pos = width;
@@ -208,6 +234,22 @@ ulid_b62_encode_fixed(uint64_t hi, uint64_t lo, int width, char *out)
 	return true;
 }
 
+bool
+ulid_b62_encode_fixed(uint64_t hi, uint64_t lo, int width, char *out)
+{
+	return b62_encode_fixed(hi, lo, width, out);
+}
+
+void
+ulid_b62_encode_gsid_body(uint64_t ms, uint32_t ns, uint64_t rnd_hi,
+						  uint64_t rnd_lo, char *out)
+{
+	/* each part fits its width: the caller checked ms, 2^32 < 62^6, 2^80 < 62^14 */
+	(void) b62_encode_fixed(0, ms, 8, out);
+	(void) b62_encode_fixed(0, ns, 6, out + 8);
+	(void) b62_encode_fixed(rnd_hi, rnd_lo, 14, out + 14);
+}
+
 size_t
 ulid_b62_first_bad(const char *s, size_t len)
 {
@@ -227,8 +269,8 @@ void
 ulid_base62_encode(const uint8_t in[16], char out[ULID_B62_TEXT_LEN])
 {
 	/* 22 characters always hold 128 bits */
-	(void) ulid_b62_encode_fixed(ulid_load_be64(in), ulid_load_be64(in + 8),
-								 ULID_B62_TEXT_LEN, out);
+	(void) b62_encode_fixed(ulid_load_be64(in), ulid_load_be64(in + 8),
+							ULID_B62_TEXT_LEN, out);
 }
 
 ulid_codec_status

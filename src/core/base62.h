@@ -73,6 +73,13 @@ extern size_t ulid_b62_first_bad(const char *s, size_t len);
  */
 extern bool ulid_b62_encode_fixed(uint64_t hi, uint64_t lo, int width, char *out);
 
+/*
+ * A GSID's 28 body characters: ms in 8, ns in 6 and the 80-bit randomness
+ * rnd_hi:rnd_lo in 14 (the caller checks that ms fits 8 characters).
+ */
+extern void ulid_b62_encode_gsid_body(uint64_t ms, uint32_t ns, uint64_t rnd_hi,
+									  uint64_t rnd_lo, char *out);
+
 /* The 22-character Base62 form of a ULID's 16 bytes (no terminator). */
 extern void ulid_base62_encode(const uint8_t in[16], char out[ULID_B62_TEXT_LEN]);
 

@@ -38,12 +38,7 @@ ulid_gsid_encode(const uint8_t id[16], const char *prefix, size_t prefix_len,
 	memcpy(out, prefix, prefix_len);
 	out += prefix_len;
 	*out++ = '_';
-	/* each part fits its width: checked above, 2^32 < 62^6, 2^80 < 62^14 */
-	(void) ulid_b62_encode_fixed(0, ms, ULID_GSID_TIME_CHARS, out);
-	out += ULID_GSID_TIME_CHARS;
-	(void) ulid_b62_encode_fixed(0, ns, ULID_GSID_NS_CHARS, out);
-	out += ULID_GSID_NS_CHARS;
-	(void) ulid_b62_encode_fixed(hi & 0xFFFF, lo, ULID_GSID_RANDOM_CHARS, out);
+	ulid_b62_encode_gsid_body(ms, ns, hi & 0xFFFF, lo, out);
 	return ULID_CODEC_OK;
 }
 

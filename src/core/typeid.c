@@ -41,10 +41,7 @@ ulid_typeid_encode(const uint8_t id[16], const char *prefix, size_t prefix_len,
 		p += prefix_len;
 		*p++ = '_';
 	}
-	ulid_b32_encode(id, p);
-	/* lowercase: sets 0x20, which digits already have */
-	for (int i = 0; i < ULID_TYPEID_SUFFIX_LEN; i++)
-		p[i] |= 0x20;
+	ulid_b32_encode_lower(id, p);
 	return (size_t) (p - out) + ULID_TYPEID_SUFFIX_LEN;
 }
 

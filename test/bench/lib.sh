@@ -12,33 +12,58 @@
 declare -A MED MIN MAX
 
 BENCH_SQL_SETUP=$(cat <<'SQL'
-CREATE OR REPLACE FUNCTION bench_run(names text[], queries text[], reps int)
-RETURNS TABLE (name text, median_ms float8, min_ms float8, max_ms float8)
+-- every query once per round, order rotated, round 0 a warm-up; the cleanup
+-- (if any) runs untimed after its query.  One row per query and round: wall
+-- ms, and the backend's CPU ms (user + system, from /proc/self/stat in
+-- 10 ms ticks; NULL where there is no /proc), which other load on a shared
+-- machine disturbs far less.
+CREATE OR REPLACE FUNCTION bench_cpu_ms() RETURNS float8 LANGUAGE plpgsql AS $$
+DECLARE
+    f text[];
+BEGIN
+    f := regexp_split_to_array(split_part(pg_read_file('/proc/self/stat'), ') ', 2), ' ');
+    RETURN (f[12]::bigint + f[13]::bigint) * 10.0;  -- fields 14 and 15: utime, stime
+EXCEPTION WHEN OTHERS THEN
+    RETURN NULL;
+END
+$$;
+CREATE OR REPLACE FUNCTION bench_rounds(names text[], queries text[], cleanups text[], reps int)
+RETURNS TABLE (name text, round int, ms float8, cpu_ms float8)
 LANGUAGE plpgsql AS $$
 DECLARE
     n int := array_length(names, 1);
     t0 timestamptz;
-    times float8[] := array_fill(NULL::float8, ARRAY[n, reps]);
+    c0 float8;
     i int;
 BEGIN
     FOR r IN 0..reps LOOP
         FOR k IN 0..n - 1 LOOP
             i := (k + r) % n + 1;
+            c0 := bench_cpu_ms();
             t0 := clock_timestamp();
             EXECUTE queries[i];
             IF r > 0 THEN
-                times[i][r] := extract(epoch FROM clock_timestamp() - t0) * 1000;
+                name := names[i];
+                round := r;
+                ms := extract(epoch FROM clock_timestamp() - t0) * 1000;
+                cpu_ms := bench_cpu_ms() - c0;
+                RETURN NEXT;
+            END IF;
+            IF cleanups[i] <> '' THEN
+                EXECUTE cleanups[i];
             END IF;
         END LOOP;
     END LOOP;
-    FOR i IN 1..n LOOP
-        name := names[i];
-        SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x), min(x), max(x)
-          INTO median_ms, min_ms, max_ms
-          FROM unnest(times[i:i][1:reps]) x;
-        RETURN NEXT;
-    END LOOP;
 END
+$$;
+-- median, min and max per query, in the order of names
+CREATE OR REPLACE FUNCTION bench_run(names text[], queries text[], reps int)
+RETURNS TABLE (name text, median_ms float8, min_ms float8, max_ms float8)
+LANGUAGE sql AS $$
+    SELECT q.name, percentile_cont(0.5) WITHIN GROUP (ORDER BY r.ms), min(r.ms), max(r.ms)
+    FROM unnest(names) WITH ORDINALITY q(name, i)
+    JOIN bench_rounds(names, queries, NULL, reps) r ON r.name = q.name
+    GROUP BY q.name, q.i ORDER BY q.i
 $$;
 SQL
 )
