@@ -92,7 +92,12 @@ report "lock (a leaf page another backend holds), and on anything else."
 report ""
 report "| key | clients | rows/s | vs gen_ulid | leaf pages per 10k rows | leaf density % | WAL bytes/row | BufferContent waits | other waits |"
 report "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
-while IFS= read -r line; do report "$line"; done < <(awk -F, '
+while IFS= read -r line; do
+	report "$line"
+	IFS='|' read -r _ k c rps vs _ dens _ bc _ <<<"${line// /}"
+	summary "batch_rows_${k}_$c" "pgbench, $c clients, 100 rows per transaction: \`$k\` rows/s (vs \`gen_ulid()\`)" "$rps ($vs)"
+	summary "batch_leaf_${k}_$c" "the same: \`$k\` primary key's leaf density %, BufferContent wait share" "$dens, $bc"
+done < <(awk -F, '
 	function med(s,   a, n, i, j, t) {
 		n = split(s, a, " ")
 		for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
@@ -101,13 +106,15 @@ while IFS= read -r line; do report "$line"; done < <(awk -F, '
 	NR == 1 { next }
 	{
 		k = $1 SUBSEP $2
-		if (!(k in seen)) { seen[k] = 1; order[++nk] = k }
 		rps[k] = rps[k] " " $4; lp[k] = lp[k] " " $6; dens[k] = dens[k] " " $7
 		wal[k] = wal[k] " " $8; bc[k] = bc[k] " " $10; ow[k] = ow[k] " " $11
 		v[$1, $2, $3] = $4
 		rounds[$3] = 1
 	}
 	END {
+		nc = split(clients, cs, " ")
+		nn = split(keys, ks, " ")
+		for (i = 1; i <= nc; i++) for (j = 1; j <= nn; j++) if ((ks[j] SUBSEP cs[i]) in rps) order[++nk] = ks[j] SUBSEP cs[i]
 		for (i = 1; i <= nk; i++) {
 			split(order[i], p, SUBSEP)
 			rs = ""
@@ -116,4 +123,4 @@ while IFS= read -r line; do report "$line"; done < <(awk -F, '
 			printf "| %s | %s | %.0f | %.3fx | %.2f | %.1f | %.1f | %.3f | %.3f |\n", p[1], p[2], med(rps[order[i]]),
 				med(rs), med(lp[order[i]]), med(dens[order[i]]), med(wal[order[i]]), med(bc[order[i]]), med(ow[order[i]])
 		}
-	}' "$BT_CSV")
+	}' clients="$ULID_BENCH_BATCH_CLIENTS" keys="$(printf '%s ' "${BT_KEYS[@]%%|*}")" "$BT_CSV")
