@@ -1,6 +1,7 @@
-# Concurrency in batches: pgbench with 2 and 4 clients, 100 rows per
+# Concurrency in batches: pgbench with 1, 2 and 4 clients, 100 rows per
 # transaction into a primary key from each generator, and what the index
-# does meanwhile.  Runs with synchronous_commit = off.  Rounds alternate the
+# does meanwhile.  Two crossed keys tell the value from the type:
+# gen_ulid()'s values in a uuid column, gen_uuidv7()'s in a ulid column.  Runs with synchronous_commit = off.  Rounds alternate the
 # keys' order; each run starts on a fresh table after a CHECKPOINT.  Per run:
 #   rows/s         pgbench's tps x 100
 #   leaf pages     pgstatindex()'s leaf_pages, and leaf pages per 10,000 rows
@@ -17,13 +18,15 @@ if [ -n "${ULID_BENCH_QUICK:-}" ]; then
 else
 	: "${ULID_BENCH_BATCH_SECONDS:=6}" "${ULID_BENCH_BATCH_ROUNDS:=3}"
 fi
-: "${ULID_BENCH_BATCH_CLIENTS:=2 4}"
+: "${ULID_BENCH_BATCH_CLIENTS:=1 2 4}"
 bt_pg18=$(bench_psql -c "SELECT current_setting('server_version_num')::int >= 180000")
 bench_psql -q -c "CREATE EXTENSION IF NOT EXISTS pgstattuple" >/dev/null
 # NAME|COLUMN TYPE|DEFAULT expression ("" for serial types)
 BT_KEYS=(
 	"gen_ulid|ulid|gen_ulid()"
 	"gen_uuidv7|uuid|gen_uuidv7()"
+	"gen_ulid_as_uuid|uuid|gen_ulid()::uuid"
+	"gen_uuidv7_as_ulid|ulid|gen_uuidv7()::ulid"
 	"gen_monotonic_ulid|ulid|gen_monotonic_ulid()"
 	"bigserial|bigserial|"
 )
