@@ -1,8 +1,9 @@
 # Concurrency in batches: pgbench with 1, 2 and 4 clients, 100 rows per
 # transaction into a primary key from each generator, and what the index
 # does meanwhile.  Two crossed keys tell the value from the type:
-# gen_ulid()'s values in a uuid column, gen_uuidv7()'s in a ulid column.  Runs with synchronous_commit = off.  Rounds alternate the
-# keys' order; each run starts on a fresh table after a CHECKPOINT.  Per run:
+# gen_ulid()'s values in a uuid column, gen_uuidv7()'s in a ulid column.
+# Runs with synchronous_commit = off.  Rounds alternate the keys' order;
+# each run starts on a fresh table after a CHECKPOINT.  Per run:
 #   rows/s         pgbench's tps x 100
 #   leaf pages     pgstatindex()'s leaf_pages, and leaf pages per 10,000 rows
 #   leaf density   pgstatindex()'s avg_leaf_density (%)
@@ -12,7 +13,8 @@
 #                  samples waiting on a buffer's content lock
 #                  (LWLock BufferContent: a page another backend holds) and
 #                  on anything else
-# Sourced by test/bench/run.sh.
+# ULID_BENCH_BATCH_SECONDS, _ROUNDS, _CLIENTS ("1 2 4") and _KEYS (names of
+# BT_KEYS below) narrow it.  Sourced by test/bench/run.sh.
 if [ -n "${ULID_BENCH_QUICK:-}" ]; then
 	: "${ULID_BENCH_BATCH_SECONDS:=1}" "${ULID_BENCH_BATCH_ROUNDS:=1}"
 else
@@ -31,6 +33,14 @@ BT_KEYS=(
 	"bigserial|bigserial|"
 )
 [ "$bt_pg18" = t ] && BT_KEYS+=("uuidv7|uuid|uuidv7()")
+# ULID_BENCH_BATCH_KEYS="gen_ulid gen_uuidv7": only these keys
+if [ -n "${ULID_BENCH_BATCH_KEYS:-}" ]; then
+	bt_all=("${BT_KEYS[@]}")
+	BT_KEYS=()
+	for spec in "${bt_all[@]}"; do
+		[[ " $ULID_BENCH_BATCH_KEYS " == *" ${spec%%|*} "* ]] && BT_KEYS+=("$spec")
+	done
+fi
 BT_CSV=$BENCH_OUT/batch.csv
 echo "key,clients,round,rows_per_s,leaf_pages,leaf_pages_per_10k_rows,avg_leaf_density,wal_bytes_per_row,samples,buffer_content_share,other_wait_share" >"$BT_CSV"
 
