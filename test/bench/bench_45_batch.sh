@@ -13,6 +13,10 @@
 #                  samples waiting on a buffer's content lock
 #                  (LWLock BufferContent: a page another backend holds) and
 #                  on anything else
+#   session run    the rows in key order, the pgbench backend that inserted
+#                  each (its pid in payload): rows per run of one backend's
+#                  rows, so how far apart the sessions insert (a leaf page
+#                  holds about 290 16-byte keys when full)
 # ULID_BENCH_BATCH_SECONDS, _ROUNDS, _CLIENTS ("1 2 4") and _KEYS (names of
 # BT_KEYS below) narrow it.  Sourced by test/bench/run.sh.
 if [ -n "${ULID_BENCH_QUICK:-}" ]; then
@@ -42,7 +46,7 @@ if [ -n "${ULID_BENCH_BATCH_KEYS:-}" ]; then
 	done
 fi
 BT_CSV=$BENCH_OUT/batch.csv
-echo "key,clients,round,rows_per_s,leaf_pages,leaf_pages_per_10k_rows,avg_leaf_density,wal_bytes_per_row,samples,buffer_content_share,other_wait_share" >"$BT_CSV"
+echo "key,clients,round,rows_per_s,leaf_pages,leaf_pages_per_10k_rows,avg_leaf_density,wal_bytes_per_row,samples,buffer_content_share,other_wait_share,rows_per_session_run" >"$BT_CSV"
 
 # bt_run NAME TYPE DEFAULT CLIENTS ROUND: one run, one line of batch.csv
 bt_run() {
@@ -50,7 +54,7 @@ bt_run() {
 	bench_psql -q -c "DROP TABLE IF EXISTS bt_$name" \
 		-c "CREATE TABLE bt_$name (id $type PRIMARY KEY ${def:+DEFAULT $def}, payload int)" \
 		-c "TRUNCATE bt_waits" -c "CHECKPOINT" >/dev/null
-	echo "INSERT INTO bt_$name (payload) SELECT 1 FROM generate_series(1, 100);" >"$BENCH_OUT/bt_$name.sql"
+	echo "INSERT INTO bt_$name (payload) SELECT pg_backend_pid() FROM generate_series(1, 100);" >"$BENCH_OUT/bt_$name.sql"
 	lsn=$(bench_psql -c "SELECT pg_current_wal_lsn()")
 	bench_psql -q -c "CALL bt_sample($ULID_BENCH_BATCH_SECONDS)" >/dev/null &
 	sampler=$!
@@ -61,10 +65,12 @@ bt_run() {
 	rows=$(bench_psql -F ',' -c "SELECT $(awk -v t="${tps:-0}" 'BEGIN { printf "%.0f", t * 100 }'),
 		s.leaf_pages, round(s.leaf_pages * 10000.0 / n.n, 2), s.avg_leaf_density,
 		round(pg_wal_lsn_diff(pg_current_wal_lsn(), '$lsn') / n.n, 1),
-		w.samples, round(w.bc::numeric / nullif(w.samples, 0), 3), round(w.other::numeric / nullif(w.samples, 0), 3)
+		w.samples, round(w.bc::numeric / nullif(w.samples, 0), 3), round(w.other::numeric / nullif(w.samples, 0), 3), k.run
 		FROM pgstatindex('bt_${name}_pkey') s, (SELECT count(*) AS n FROM bt_$name) n,
 		(SELECT count(*) AS samples, count(*) FILTER (WHERE ev = 'LWLock:BufferContent') AS bc,
-		        count(*) FILTER (WHERE ev <> 'LWLock:BufferContent' AND ev <> 'CPU') AS other FROM bt_waits) w")
+		        count(*) FILTER (WHERE ev <> 'LWLock:BufferContent' AND ev <> 'CPU') AS other FROM bt_waits) w,
+		(SELECT round(count(*)::numeric / (1 + count(*) FILTER (WHERE sw)), 1) AS run
+		   FROM (SELECT payload <> coalesce(lag(payload) OVER (ORDER BY id), payload) AS sw FROM bt_$name) o) k") || exit 1
 	echo "$name,$c,$r,$rows" >>"$BT_CSV"
 	bench_psql -q -c "DROP TABLE bt_$name" >/dev/null
 	rm -f "$BENCH_OUT/bt_$name.sql"
@@ -101,15 +107,17 @@ report ""
 report "Medians over the rounds.  \"vs gen_ulid\" is the median of each round's ratio to gen_ulid() with"
 report "the same clients.  Leaf pages and density: pgstatindex() after the run.  Waits: the share of"
 report "pg_stat_activity samples (every 10 ms) of the pgbench backends waiting on a buffer content"
-report "lock (a leaf page another backend holds), and on anything else."
+report "lock (a leaf page another backend holds), and on anything else.  Rows per session run: the"
+report "table in key order, rows per run of one pgbench backend's rows (how far apart the sessions insert;"
+report "a full leaf page holds about 290 16-byte keys)."
 report ""
-report "| key | clients | rows/s | vs gen_ulid | leaf pages per 10k rows | leaf density % | WAL bytes/row | BufferContent waits | other waits |"
-report "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+report "| key | clients | rows/s | vs gen_ulid | leaf pages per 10k rows | leaf density % | WAL bytes/row | BufferContent waits | other waits | rows per session run |"
+report "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 while IFS= read -r line; do
 	report "$line"
-	IFS='|' read -r _ k c rps vs _ dens _ bc _ <<<"${line// /}"
+	IFS='|' read -r _ k c rps vs _ dens _ bc _ srun _ <<<"${line// /}"
 	summary "batch_rows_${k}_$c" "pgbench, $c clients, 100 rows per transaction: \`$k\` rows/s (vs \`gen_ulid()\`)" "$rps ($vs)"
-	summary "batch_leaf_${k}_$c" "the same: \`$k\` primary key's leaf density %, BufferContent wait share" "$dens, $bc"
+	summary "batch_leaf_${k}_$c" "the same: \`$k\` primary key's leaf density %, BufferContent wait share, rows per session run" "$dens, $bc, $srun"
 done < <(awk -F, '
 	function med(s,   a, n, i, j, t) {
 		n = split(s, a, " ")
@@ -120,7 +128,7 @@ done < <(awk -F, '
 	{
 		k = $1 SUBSEP $2
 		rps[k] = rps[k] " " $4; lp[k] = lp[k] " " $6; dens[k] = dens[k] " " $7
-		wal[k] = wal[k] " " $8; bc[k] = bc[k] " " $10; ow[k] = ow[k] " " $11
+		wal[k] = wal[k] " " $8; bc[k] = bc[k] " " $10; ow[k] = ow[k] " " $11; run[k] = run[k] " " $12
 		v[$1, $2, $3] = $4
 		rounds[$3] = 1
 	}
@@ -133,7 +141,7 @@ done < <(awk -F, '
 			rs = ""
 			for (r in rounds) if ((p[1], p[2], r) in v && ("gen_ulid", p[2], r) in v && v["gen_ulid", p[2], r] > 0)
 				rs = rs " " v[p[1], p[2], r] / v["gen_ulid", p[2], r]
-			printf "| %s | %s | %.0f | %.3fx | %.2f | %.1f | %.1f | %.3f | %.3f |\n", p[1], p[2], med(rps[order[i]]),
-				med(rs), med(lp[order[i]]), med(dens[order[i]]), med(wal[order[i]]), med(bc[order[i]]), med(ow[order[i]])
+			printf "| %s | %s | %.0f | %.3fx | %.2f | %.1f | %.1f | %.3f | %.3f | %.1f |\n", p[1], p[2], med(rps[order[i]]),
+				med(rs), med(lp[order[i]]), med(dens[order[i]]), med(wal[order[i]]), med(bc[order[i]]), med(ow[order[i]]), med(run[order[i]])
 		}
 	}' clients="$ULID_BENCH_BATCH_CLIENTS" keys="$(printf '%s ' "${BT_KEYS[@]%%|*}")" "$BT_CSV")
