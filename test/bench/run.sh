@@ -7,7 +7,7 @@
 # callgrind in a single-user backend of a scratch cluster of its own; it
 # fails when a function got no count.
 #
-#   test/bench/run.sh              default size (about 10 minutes)
+#   test/bench/run.sh              default size (about 20 minutes)
 #   ULID_BENCH_QUICK=1 test/bench/run.sh   small sizes, proves the scripts work
 #   ULID_BENCH_ONLY="generators ulid_type" ...   only those bench_NN_<name>.sh
 #                                  (ulid_type's ratio table needs generators)
