@@ -50,10 +50,23 @@
 # a summary table and last the totals "N passed, N failed".  The exit status
 # is non-zero when any major failed (17 and 18 must be available; 19 is
 # skipped while Debian has no postgresql-19).
+#
+# test/compat.sh --bench MAJOR runs the benchmark (test/bench/run.sh) on that
+# major instead, always on Debian's binary packages (the chroot above, made
+# if missing): they are built as users get them, without assertions and with
+# OpenSSL, while the source builds here are assertion builds.  ULID_BENCH_*
+# variables are passed through; the report comes back to
+# $ULID_BENCH_OUT (default test/bench/results/pgMAJOR).  test/bench/run.sh
+# does this when ULID_BENCH_PG=MAJOR is set.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 
+bench_major=''
+if [ "${1:-}" == --bench ]; then
+	bench_major=${2:?usage: test/compat.sh --bench MAJOR}
+	set --
+fi
 majors=${*:-15 17 18 19}
 if [ "$(id -u)" -eq 0 ]; then
 	cache=${ULID_COMPAT_CACHE:-/var/cache/ulid-compat}
@@ -313,6 +326,36 @@ exec 9>"$cache/.lock"
 if ! flock -n 9; then
 	say "waiting for another compat run to finish"
 	flock 9
+fi
+
+# bench_suite MAJOR: test/bench/run.sh on a copy of this tree in the major's
+# chroot of Debian's packages; the results back to the host
+if [ -n "$bench_major" ]; then
+	out=${ULID_BENCH_OUT:-$here/bench/results/pg$bench_major}
+	r=$cache/pg$bench_major-root
+	suite "$bench_major" >/dev/null || { say "no Debian suite known for PostgreSQL $bench_major"; exit 1; }
+	if [ ! -f "$r/.ulid-compat-stamp" ] || [ -n "${ULID_COMPAT_REFRESH:-}" ]; then
+		package_root "$bench_major" || { say "PostgreSQL $bench_major: installing the packages failed"; exit 1; }
+	fi
+	work_copy=$(mktemp -d "$r/tmp/ulid-bench.XXXXXX")
+	chmod 755 "$work_copy"
+	tar -C "$root" --exclude=.git --exclude='test/bench/results*' -cf - . | tar -C "$work_copy" -xf -
+	env=()
+	for v in $(compgen -e | grep '^ULID_BENCH_' | grep -v '^ULID_BENCH_\(OUT\|PG\)$'); do env+=("$v=${!v}"); done
+	say "PostgreSQL $bench_major ($(cat "$r/.ulid-compat-stamp"), Debian's packages): test/bench/run.sh in $r"
+	in_root "$r" env PG_MAJOR="$bench_major" "${work_copy#"$r"}/test/deps.sh" >&2
+	root_sync "$r"
+	# shellcheck disable=SC2016
+	in_root "$r" env "${env[@]}" PG_CFLAGS="$pg_cflags" PG_CONFIG="/usr/lib/postgresql/$bench_major/bin/pg_config" \
+		ULID_BENCH_OUT="${work_copy#"$r"}/test/bench/results" \
+		bash -c 'cd "$1" && make -s clean >/dev/null 2>&1; exec test/bench/run.sh' _ "${work_copy#"$r"}" 9>&-
+	rc=$?
+	mkdir -p "$out"
+	cp -r "$work_copy/test/bench/results/." "$out/" 2>/dev/null
+	rm -rf "$work_copy"
+	work_copy=''
+	[ $rc -eq 0 ] && echo "report: $out/report.md"
+	exit $rc
 fi
 
 row() { printf '%-5s | %-42s | %-22s | %s\n' "$@"; }

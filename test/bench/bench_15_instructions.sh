@@ -107,7 +107,15 @@ CG_ROWS=(
 	"core uuid_in|uuid_in|SELECT count(vt::uuid) FROM cg_t"
 	"core uuid_out|uuid_out|SELECT count(v::text) FROM cg_t"
 	"core nextval (a plain sequence)|nextval_oid|SELECT count(nextval('cg_seq')) FROM generate_series(1, $CG_N)"
+	"gen_uuidv7(at)|gen_uuidv7_at|SELECT count(gen_uuidv7('2026-01-01Z'::timestamptz)) FROM generate_series(1, $CG_N)"
 )
+# PostgreSQL 18's own UUIDv7 generators
+if [ "${PG_VERSION_NUM:-0}" -ge 18 ]; then
+	CG_ROWS+=(
+		"core uuidv7()|uuidv7|SELECT count(uuidv7()) FROM generate_series(1, $CG_N)"
+		"core uuidv7(interval)|uuidv7_interval|SELECT count(uuidv7(interval '-1 hour')) FROM generate_series(1, $CG_N)"
+	)
+fi
 # ULID_BENCH_CG_ONLY="gen_ulid ulid_in": only the rows of these C functions
 if [ -n "${ULID_BENCH_CG_ONLY:-}" ]; then
 	cg_all=("${CG_ROWS[@]}")
@@ -200,6 +208,7 @@ for row in "${CG_ROWS[@]}"; do
 	[ -n "${MED[ir_bench_floor]:-}" ] && vs_floor=$(ratio "ir_$fn" ir_bench_floor)x
 	[ -n "${MED[ir_gen_random_uuid]:-}" ] && vs_uuid=$(ratio "ir_$fn" ir_gen_random_uuid)x
 	report "| $label | \`${fn%%@*}\` | ${MED[ir_$fn]} | $vs_floor | $vs_uuid |"
+	summary "ir_$fn" "$label, instructions per call" "${MED[ir_$fn]}"
 done
 if [ -z "${ULID_BENCH_CG_ONLY:-}" ]; then
 	report ""

@@ -1,9 +1,11 @@
 # UUIDv7: gen_uuidv7() against gen_random_uuid() and, on PostgreSQL 18+,
-# core uuidv7(): net generation cost, and INSERT of N rows with the
+# core uuidv7() (and gen_uuidv7(at) against core uuidv7(interval)): net
+# generation cost, and INSERT of N rows with the
 # generator as a uuid primary key's default.  Sourced by test/bench/run.sh.
 N=$ULID_BENCH_N
 core_v7=$(bench_psql -c "SELECT current_setting('server_version_num')::int >= 180000")
 
+declare -A v7_label
 report ""
 report "## UUIDv7"
 v7_queries=(
@@ -12,19 +14,26 @@ v7_queries=(
 	v7_gen_typeid "SELECT count(gen_typeid('user')) FROM generate_series(1, $N) g"
 	v7_gen_ulid "SELECT count(gen_ulid()) FROM generate_series(1, $N) g"
 	v7_gen_random_uuid "SELECT count(gen_random_uuid()) FROM generate_series(1, $N) g"
+	v7_gen_uuidv7_at "SELECT count(gen_uuidv7(now() - interval '1 hour')) FROM generate_series(1, $N) g"
 )
-[ "$core_v7" = t ] && v7_queries+=(v7_uuidv7 "SELECT count(uuidv7()) FROM generate_series(1, $N) g")
+[ "$core_v7" = t ] && v7_queries+=(v7_uuidv7 "SELECT count(uuidv7()) FROM generate_series(1, $N) g"
+	v7_uuidv7_interval "SELECT count(uuidv7(interval '-1 hour')) FROM generate_series(1, $N) g")
 bench_queries "Generating $N UUIDv7s" "${v7_queries[@]}"
 
 report ""
 report "| generator | net ns per id | vs gen_random_uuid() | vs core uuidv7() |"
 report "|---|---:|---:|---:|"
-for g in gen_uuidv7 gen_typeid gen_ulid gen_random_uuid uuidv7; do
+v7_label=([gen_uuidv7_at]="gen_uuidv7(now() - '1 hour')" [uuidv7_interval]="uuidv7('-1 hour')")
+for g in gen_uuidv7 gen_typeid gen_ulid gen_random_uuid uuidv7 gen_uuidv7_at uuidv7_interval; do
 	[ -n "${MED[v7_$g]:-}" ] || continue
 	vs_core=n/a
 	[ "$core_v7" = t ] && vs_core="$(ratio "v7_$g" v7_uuidv7 v7_floor)x"
-	report "| $g | $(net_ns "v7_$g" v7_floor "$N") | $(ratio "v7_$g" v7_gen_random_uuid v7_floor)x | $vs_core |"
+	report "| ${v7_label[$g]:-$g} | $(net_ns "v7_$g" v7_floor "$N") | $(ratio "v7_$g" v7_gen_random_uuid v7_floor)x | $vs_core |"
+	summary "ns_v7_$g" "\`${v7_label[$g]:-$g()}\`, net ns per id (UUIDv7 section)" "$(net_ns "v7_$g" v7_floor "$N")"
 done
+summary ratio_v7_v4 "\`gen_uuidv7()\` / \`gen_random_uuid()\`, time" "$(ratio v7_gen_uuidv7 v7_gen_random_uuid v7_floor)x"
+[ "$core_v7" = t ] && summary ratio_v7_core "\`gen_uuidv7()\` / core \`uuidv7()\`, time" "$(ratio v7_gen_uuidv7 v7_uuidv7 v7_floor)x"
+[ "$core_v7" = t ] && summary ratio_v7_at_core "\`gen_uuidv7(at)\` / core \`uuidv7(interval)\`, time" "$(ratio v7_gen_uuidv7_at v7_uuidv7_interval v7_floor)x"
 
 # --- INSERT with the generator as a uuid primary key's default ---------------
 # fresh table and CHECKPOINT before every round; the order rotates
@@ -56,10 +65,12 @@ report "|---|---:|---|"
 target "gen_uuidv7() / gen_random_uuid(), net ns/id ($(net_ns v7_gen_uuidv7 v7_floor "$N") vs $(net_ns v7_gen_random_uuid v7_floor "$N"))" \
 	"$(ratio v7_gen_uuidv7 v7_gen_random_uuid v7_floor)" 0.1
 report "| INSERT: DEFAULT gen_uuidv7() / DEFAULT gen_random_uuid() (${MED[ins_v7_gen_uuidv7]} vs ${MED[ins_v7_gen_random_uuid]} ms) | $(ratio ins_v7_gen_uuidv7 ins_v7_gen_random_uuid)x | |"
+summary ratio_insert_v7_v4 "INSERT $N rows, \`DEFAULT gen_uuidv7()\` / \`DEFAULT gen_random_uuid()\`" "$(ratio ins_v7_gen_uuidv7 ins_v7_gen_random_uuid)x"
 if [ "$core_v7" = t ]; then
 	target "gen_uuidv7() / core uuidv7(), net ns/id ($(net_ns v7_gen_uuidv7 v7_floor "$N") vs $(net_ns v7_uuidv7 v7_floor "$N"))" \
 		"$(ratio v7_gen_uuidv7 v7_uuidv7 v7_floor)" 0.1
 	report "| INSERT: DEFAULT gen_uuidv7() / DEFAULT uuidv7() (${MED[ins_v7_gen_uuidv7]} vs ${MED[ins_v7_uuidv7]} ms) | $(ratio ins_v7_gen_uuidv7 ins_v7_uuidv7)x | |"
+	summary ratio_insert_v7_core "INSERT $N rows, \`DEFAULT gen_uuidv7()\` / \`DEFAULT uuidv7()\`" "$(ratio ins_v7_gen_uuidv7 ins_v7_uuidv7)x"
 else
 	report ""
 	report "(core uuidv7() exists from PostgreSQL 18 on: its rows appear on 18+.)"

@@ -69,6 +69,14 @@ MED[out_ulid_net]=$(awk -v a="${MED[out_ulid]}" -v f="${MED[out_floor_ulid]}" 'B
 MED[out_uuid_net]=$(awk -v a="${MED[out_uuid]}" -v f="${MED[out_floor_uuid]}" 'BEGIN { print a - f }')
 MED[in_ulid_net]=$(awk -v a="${MED[in_ulid]}" -v f="${MED[in_floor_ulid]}" 'BEGIN { print a - f }')
 MED[in_uuid_net]=$(awk -v a="${MED[in_uuid]}" -v f="${MED[in_floor_uuid]}" 'BEGIN { print a - f }')
+summary ns_out_ulid "text output: \`ulid_out\`, net ns per value" "$(net_ns out_ulid out_floor_ulid "$N")"
+summary ns_out_uuid "text output: core \`uuid_out\`, net ns per value" "$(net_ns out_uuid out_floor_uuid "$N")"
+summary ratio_out "text output, \`ulid_out\` / \`uuid_out\`, time" "$(ratio out_ulid_net out_uuid_net)x"
+summary ns_in_ulid "text input: \`ulid_in\`, net ns per value" "$(net_ns in_ulid in_floor_ulid "$N")"
+summary ns_in_uuid "text input: core \`uuid_in\`, net ns per value" "$(net_ns in_uuid in_floor_uuid "$N")"
+summary ratio_in "text input, \`ulid_in\` / \`uuid_in\`, time" "$(ratio in_ulid_net in_uuid_net)x"
+summary ratio_sort "sort $N shuffled random values, ulid / uuid" "$(ratio sort_ulid sort_uuid)x"
+summary ratio_insert_v4 "INSERT $N rows, \`DEFAULT gen_ulid()\` / \`DEFAULT gen_random_uuid()\`" "$(ratio ins_ulid ins_uuid)x"
 target "text output, net ns/value ($(net_ns out_ulid out_floor_ulid "$N") vs $(net_ns out_uuid out_floor_uuid "$N"))" \
 	"$(ratio out_ulid_net out_uuid_net)" 0.5
 target "text input, net ns/value ($(net_ns in_ulid in_floor_ulid "$N") vs $(net_ns in_uuid in_floor_uuid "$N"))" \

@@ -31,6 +31,8 @@ report "| measure | value | target |"
 report "|---|---:|---|"
 target "snowflake_next('$WIDE', 0) / nextval(), net ns per call ($(net_ns sf_wide sf_floor "$N") vs $(net_ns sf_nextval sf_floor "$N"))" \
 	"$(ratio sf_wide sf_nextval sf_floor)" 0.3
+summary ratio_sf_wide_nextval "\`snowflake_next(wide layout)\` / \`nextval()\`, time" "$(ratio sf_wide sf_nextval sf_floor)x"
+summary ns_sf_nextval "\`nextval()\`, net ns per call (snowflake section)" "$(net_ns sf_nextval sf_floor "$N")"
 target "twitter, one session: $twitter_rate ids/ms of the 4,096 cap" \
 	"$(awk -v r="$twitter_rate" 'BEGIN { printf "%.3f", r / 4096 }')" -0.9
 target "twitter, two sessions on one node: $two_rate ids/ms together of the 4,096 cap" \

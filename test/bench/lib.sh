@@ -9,6 +9,7 @@
 #   ratio A B FLOOR       (MED[A] - MED[FLOOR]) / (MED[B] - MED[FLOOR])
 #   report LINE           prints LINE and appends it to the Markdown report
 #   target LABEL VALUE OP LIMIT   reports VALUE against its target (no assert)
+#   summary KEY LABEL VALUE       a key figure for test/bench/side_by_side.sh
 declare -A MED MIN MAX
 
 BENCH_SQL_SETUP=$(cat <<'SQL'
@@ -74,6 +75,12 @@ bench_psql() {
 		echo "bench: psql failed: $*" >&2
 		exit 1
 	}
+}
+
+# summary KEY LABEL VALUE: one key figure of the run, a line of
+# summary.tsv (test/bench/side_by_side.sh joins two runs' by KEY)
+summary() {
+	printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$BENCH_OUT/summary.tsv"
 }
 
 report() {

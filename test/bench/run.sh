@@ -7,17 +7,26 @@
 # callgrind in a single-user backend of a scratch cluster of its own; it
 # fails when a function got no count.
 #
-#   test/bench/run.sh              default size (about 10 minutes)
+#   test/bench/run.sh              default size (about 20 minutes)
 #   ULID_BENCH_QUICK=1 test/bench/run.sh   small sizes, proves the scripts work
 #   ULID_BENCH_ONLY="generators ulid_type" ...   only those bench_NN_<name>.sh
 #                                  (ulid_type's ratio table needs generators)
 #   ULID_BENCH_CG_N, ULID_BENCH_CG_ONLY   calls per function and functions
 #                                  of the instructions section
+#   ULID_BENCH_PG=18 test/bench/run.sh   the same on PostgreSQL 18: Debian's
+#                                  binary packages from sid (no assertions,
+#                                  OpenSSL), in test/compat.sh's chroot
+#                                  (made on first use; as root); the report
+#                                  goes to test/bench/results/pg18/
 #
 # The Markdown report goes to test/bench/results/report.md (or
-# $ULID_BENCH_OUT/report.md).
+# $ULID_BENCH_OUT/report.md), the key figures also to summary.csv, which
+# test/bench/side_by_side.sh puts side by side for two runs.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+if [ -n "${ULID_BENCH_PG:-}" ] && [ "$ULID_BENCH_PG" != 15 ]; then
+	exec "$here/../compat.sh" --bench "$ULID_BENCH_PG"
+fi
 # shellcheck source=../lib.sh
 source "$here/../lib.sh"
 # shellcheck source=lib.sh
@@ -33,6 +42,7 @@ BENCH_OUT=${ULID_BENCH_OUT:-$here/results}
 mkdir -p "$BENCH_OUT"
 BENCH_REPORT=$BENCH_OUT/report.md
 : >"$BENCH_REPORT"
+: >"$BENCH_OUT/summary.tsv"
 
 harness_attach
 pg_new bench "shared_buffers = '1GB'" "max_wal_size = '8GB'" "checkpoint_timeout = '30min'" \
@@ -43,6 +53,8 @@ psqlx bench -c "CREATE EXTENSION ulid" -c "CREATE EXTENSION \"uuid-ossp\"" -c "$
 report "# ulid benchmark report"
 report ""
 report "- when: $(date -u '+%Y-%m-%d %H:%M UTC'); server: $("$PG_BIN/postgres" -V)"
+summary server "server" "$("$PG_BIN/postgres" -V | sed 's/^postgres (PostgreSQL) //')"
+summary when "run (UTC)" "$(date -u '+%Y-%m-%d %H:%M')"
 report "- machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(sed -n 's/^model name\t: //p' /proc/cpuinfo | head -1)"
 report "- sizes: N = $ULID_BENCH_N values per query, $ULID_BENCH_REPS measured rounds (plus a warm-up), order rotated every round"
 
