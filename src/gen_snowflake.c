@@ -486,7 +486,7 @@ sf_next_parts(sf_site *site, const sfl_layout *l, uint32 version, int kind_,
 									gen_label(l, kind), node, tick_start(l, unit_ms, tick) - now),
 							 errdetail("Its ids go on from an advance, the restart floor or floors replayed from WAL, tick after tick, until the clock catches up; the view counts them as borrows. Logged once per state.")));
 				if (unlikely(chk != ULID_FLOOR_OK))
-					ulid_floor_reserve(st, ms, own, chk == ULID_FLOOR_BLOCKED);
+					ulid_floor_reserve(st, inc, ms, own, chk == ULID_FLOOR_BLOCKED);
 				if (likely(chk != ULID_FLOOR_BLOCKED))
 				{
 					*out_tick = tick;
@@ -672,7 +672,7 @@ sf_advance_to(const sfl_layout *l, int kind_, int64 node, int64 tick, uint64 seq
 		SpinLockRelease(&st->mutex);
 
 		/* persist the state's own floor (it is never reclaimed after) */
-		ulid_floor_reserve(st, ms, true, true);
+		ulid_floor_reserve(st, inc, ms, true, true);
 
 		SpinLockAcquire(&st->mutex);
 		if (!ulid_state_stale(st, inc))
