@@ -145,6 +145,28 @@ FROM la_layouts, LATERAL (SELECT la_mint(l) AS id) s
 WHERE n <= 4 ORDER BY n;
 SELECT la_mint('twitter') >= 2::bigint ^ 53 AS twitter_wide, la_mint('js_safe_s') < 2::bigint ^ 53 AS js_safe_fits;
 
+-- a column changing layout and node on every row, in one statement: each
+-- id is minted on the state of its own (layout, node) (a call site keeps
+-- the state it found, and must notice either change)
+CREATE TEMP TABLE la_states AS SELECT layout, node, issued FROM ulid_generator_state WHERE kind = 'snowflake';
+CREATE TEMP TABLE la_mix AS
+SELECT g, l, node, snowflake_next(l, node) AS id
+FROM (SELECT g, (array['twitter', 'js_safe_s', 'twitter', 'discord'])[(g / 4) % 4 + 1]::snowflake_layout AS l,
+             (array[1, 7])[g % 2 + 1]::bigint AS node
+      FROM generate_series(1, 48) g) s;
+SELECT l, node, count(*) AS ids, bool_and(snowflake_node(id, l) = node) AS own_node,
+       bool_and(abs(extract(epoch FROM snowflake_time(id, l) - now())) < 60) AS time_now,
+       bool_and(prev IS NULL OR id > prev) AS increasing
+FROM (SELECT *, lag(id) OVER (PARTITION BY l::text, node ORDER BY g) AS prev FROM la_mix) s
+GROUP BY l, node ORDER BY l::text, node;
+-- the view agrees: each state issued its own rows' ids, the last the largest
+SELECT m.l, m.node, s.issued - coalesce(b.issued, 0) AS issued_here, s.last_id::bigint = max(m.id) AS last_id_ok
+FROM la_mix m
+JOIN ulid_generator_state s ON s.kind = 'snowflake' AND s.layout = m.l::text AND s.node = m.node
+LEFT JOIN la_states b ON b.layout = s.layout AND b.node = s.node
+GROUP BY m.l, m.node, s.issued, b.issued, s.last_id ORDER BY m.l::text, m.node;
+DROP TABLE la_mix, la_states;
+
 -- snowflake_advance through a variable advances the state of its own layout
 CREATE FUNCTION la_advance(l snowflake_layout, node bigint, id bigint) RETURNS bigint LANGUAGE plpgsql AS $$
 BEGIN

@@ -34,6 +34,9 @@
 
 static sfl_layout layout80;
 
+/* cosid80_next()'s state cache (one layout: every call site shares it) */
+static sf_site site80;
+
 /* The generator's COSID_80 layout, built on first use. */
 static const sfl_layout *
 cosid80_l(void)
@@ -114,7 +117,7 @@ cosid80_next(PG_FUNCTION_ARGS)
 		check_node80(node, false);
 		ulid_node_require_owned(node, "cosid80_next(node)");
 	}
-	sf_next_parts(cosid80_l(), ULID_STATE_COSID80, node, &ms, &seq);
+	sf_next_parts(&site80, cosid80_l(), 1, ULID_STATE_COSID80, node, &ms, &seq);
 	PG_RETURN_TEXT_P(text80(ms, (uint64) node, seq));
 }
 

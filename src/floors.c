@@ -120,34 +120,38 @@ check_damaged(UlidSharedHeader *hdr)
 			 errhint("A superuser repairs it with a time after every id any generator of this server issued: SELECT ulid_floor_repair(now() + interval '1 minute'); if the clock was never set back, or the largest stored id's time.")));
 }
 
-/* The floor that covers st's ids: its own (own) or the server-wide one. */
+/*
+ * The floor that covers st's ids: its own (own) or the server-wide one.
+ * A state that gave way since the caller found it (incarnation inc) needs
+ * no floor of its own any more: PG_INT64_MAX, "far enough".
+ */
 static int64
-floor_of(UlidSharedHeader *hdr, UlidGenState *st, bool own)
+floor_of(UlidSharedHeader *hdr, UlidGenState *st, uint32 inc, bool own)
 {
 	int64		v;
 
 	if (!own)
 		return (int64) pg_atomic_read_u64(&hdr->durable_ms);
 	SpinLockAcquire(&st->mutex);
-	v = st->own_floor;
+	v = ulid_state_stale(st, inc) ? PG_INT64_MAX : st->own_floor;
 	SpinLockRelease(&st->mutex);
 	return v;
 }
 
 /*
  * Acquire the writer's try-lock.  With st, return false instead once the
- * floor floor_of(st, own) exceeds needed; without wait, also when another
- * backend holds it.
+ * floor floor_of(st, inc, own) exceeds needed; without wait, also when
+ * another backend holds it.
  */
 static bool
-acquire_writing(UlidSharedHeader *hdr, bool wait, UlidGenState *st, bool own,
-				int64 needed)
+acquire_writing(UlidSharedHeader *hdr, bool wait, UlidGenState *st,
+				uint32 inc, bool own, int64 needed)
 {
 	for (;;)
 	{
 		uint32		expected = 0;
 
-		if (st != NULL && floor_of(hdr, st, own) > needed)
+		if (st != NULL && floor_of(hdr, st, inc, own) > needed)
 			return false;
 		if (pg_atomic_compare_exchange_u32(&hdr->writing, &expected, 1))
 			return true;
@@ -164,14 +168,25 @@ acquire_writing(UlidSharedHeader *hdr, bool wait, UlidGenState *st, bool own,
  * (req NULL: none).  On success durable_ms becomes global, req becomes
  * advanced with its floor, and states whose own floor global overtook are
  * ordinary again.  Returns whether it wrote.
+ *
+ * req is the state its caller found with incarnation req_inc.  A state
+ * that is not advanced may give way to another key at any time (the
+ * writer's lock does not stop that), so req's incarnation is checked under
+ * its mutex wherever req is read or marked: a req that gave way before the
+ * file is composed is dropped (nothing is written for it), and one that
+ * gave way while the file was written is not marked (the new key's state
+ * never becomes advanced; the file and the WAL record name the old key,
+ * whose floor is only higher than it needs).
  */
 static bool
 write_floors(UlidSharedHeader *hdr, int64 global, UlidGenState *req,
-			 int64 req_floor, int elevel)
+			 uint32 req_inc, int64 req_floor, int elevel)
 {
 	StringInfoData buf;
 	char		line[ULID_FLOOR_ENTRY_MAX];
 	bool		done;
+	bool		asked = req != NULL;
+	ulid_floor_entry req_e = {0};
 
 	initStringInfo(&buf);
 	enlargeStringInfo(&buf, ULID_FLOOR_HEAD_MAX);
@@ -189,17 +204,27 @@ write_floors(UlidSharedHeader *hdr, int64 global, UlidGenState *req,
 			e.ms = (uint64) st->own_floor;
 			e.kind = st->kind;
 			memcpy(e.key, st->key, ULID_STATE_KEY_BYTES);
+			if (st == req && ulid_state_stale(st, req_inc))
+				req = NULL;		/* gave way: another key's state now */
 			SpinLockRelease(&st->mutex);
 			if (st == req)
 			{
 				adv = true;
 				e.ms = Max(e.ms, (uint64) req_floor);
+				req_e = e;		/* the key it had, read under its mutex */
 			}
 			if (!adv || (int64) e.ms <= global)
 				continue;
 			appendBinaryStringInfo(&buf, line, (int) ulid_floor_format_entry(&e, line));
 		}
 	}
+	if (asked && req == NULL &&
+		global <= (int64) pg_atomic_read_u64(&hdr->durable_ms))
+	{
+		pfree(buf.data);
+		return false;			/* req gave way: no floor to raise */
+	}
+
 	/*
 	 * WAL first (floor_wal.c), a record only when a floor rises: a standby
 	 * learns every floor before any id under it is returned.
@@ -209,7 +234,7 @@ write_floors(UlidSharedHeader *hdr, int64 global, UlidGenState *req,
 		int64		old = (int64) pg_atomic_read_u64(&hdr->durable_ms);
 
 		if (req != NULL)
-			ulid_wal_log_floor(global > old ? global : 0, req->kind, req->key, req_floor);
+			ulid_wal_log_floor(global > old ? global : 0, req_e.kind, req_e.key, req_floor);
 		else if (global > old)
 			ulid_wal_log_floor(global, 0, NULL, 0);
 	}
@@ -225,7 +250,7 @@ write_floors(UlidSharedHeader *hdr, int64 global, UlidGenState *req,
 		UlidGenState *st = SLOT(hdr, i);
 
 		SpinLockAcquire(&st->mutex);
-		if (st == req)
+		if (st == req && !ulid_state_stale(st, req_inc))
 		{
 			if (!st->advanced)
 				hdr->nadvanced++;
@@ -245,7 +270,8 @@ write_floors(UlidSharedHeader *hdr, int64 global, UlidGenState *req,
 }
 
 void
-ulid_floor_reserve(UlidGenState *st, int64 ms, bool own, bool wait)
+ulid_floor_reserve(UlidGenState *st, uint32 incarnation, int64 ms, bool own,
+				   bool wait)
 {
 	UlidSharedHeader *hdr = ulid_shared_get();
 
@@ -255,21 +281,23 @@ ulid_floor_reserve(UlidGenState *st, int64 ms, bool own, bool wait)
 	check_damaged(hdr);
 	if (ulid_wal_logging())
 		ulid_wal_prepare();		/* a transaction id, as nextval() takes */
-	if (!acquire_writing(hdr, wait, st, own, needed))
-		return;					/* far enough, or another backend writes */
+	if (!acquire_writing(hdr, wait, st, incarnation, own, needed))
+		return;					/* far enough, gave way, or another
+								 * backend writes */
 
 	/* this backend is the writer */
 	PG_TRY();
 	{
-		if (floor_of(hdr, st, own) <= needed)
+		if (floor_of(hdr, st, incarnation, own) <= needed)
 		{
 			int64		durable = (int64) pg_atomic_read_u64(&hdr->durable_ms);
 
 			if (own)
-				(void) write_floors(hdr, durable, st, ms + ULID_FLOOR_RESERVE_MS,
+				(void) write_floors(hdr, durable, st, incarnation,
+									ms + ULID_FLOOR_RESERVE_MS,
 									wait ? ERROR : WARNING);
 			else
-				(void) write_floors(hdr, ms + ULID_FLOOR_RESERVE_MS, NULL, 0,
+				(void) write_floors(hdr, ms + ULID_FLOOR_RESERVE_MS, NULL, 0, 0,
 									wait ? ERROR : WARNING);
 		}
 	}
@@ -302,10 +330,12 @@ ulid_state_reset(UlidGenState *st, uint32 incarnation, int64 *own_floor)
 {
 	UlidSharedHeader *hdr = ulid_shared_get();
 	bool		was = false;
+	uint32		kind = 0;
+	uint8		key[ULID_STATE_KEY_BYTES];
 
 	if (ulid_wal_logging())
 		ulid_wal_prepare();
-	(void) acquire_writing(hdr, true, NULL, false, 0);
+	(void) acquire_writing(hdr, true, NULL, 0, false, 0);
 	PG_TRY();
 	{
 		SpinLockAcquire(&st->mutex);
@@ -314,13 +344,16 @@ ulid_state_reset(UlidGenState *st, uint32 incarnation, int64 *own_floor)
 			was = true;
 			*own_floor = st->own_floor;
 			forget_advance(hdr, st);
+			/* its key, before it can give way (it is no longer advanced) */
+			kind = st->kind;
+			memcpy(key, st->key, ULID_STATE_KEY_BYTES);
 		}
 		SpinLockRelease(&st->mutex);
 		if (was && ulid_wal_logging())
-			ulid_wal_log_reset(st->kind, st->key);
+			ulid_wal_log_reset(kind, key);
 		if (was)
 			(void) write_floors(hdr, (int64) pg_atomic_read_u64(&hdr->durable_ms),
-								NULL, 0, ERROR);
+								NULL, 0, 0, ERROR);
 	}
 	PG_FINALLY();
 	{
@@ -346,11 +379,12 @@ ulid_floor_replay(int64 global, uint32 kind, const uint8 *key, int64 own)
 
 	if (hdr == NULL)
 		return;					/* registered only with shared memory */
-	(void) acquire_writing(hdr, true, NULL, false, 0);
+	(void) acquire_writing(hdr, true, NULL, 0, false, 0);
 	PG_TRY();
 	{
 		int64		durable = (int64) pg_atomic_read_u64(&hdr->durable_ms);
 		UlidGenState *req = NULL;
+		uint32		req_inc = 0;
 
 		SpinLockAcquire(&hdr->table_lock);
 		hdr->start_ms = Max(hdr->start_ms, global);
@@ -371,10 +405,12 @@ ulid_floor_replay(int64 global, uint32 kind, const uint8 *key, int64 own)
 		{
 			SpinLockAcquire(&req->mutex);
 			req->base_ms = Max(req->base_ms, own);
+			req_inc = req->incarnation;
 			SpinLockRelease(&req->mutex);
 		}
 		if (!hdr->damaged)
-			(void) write_floors(hdr, Max(durable, global), req, own, WARNING);
+			(void) write_floors(hdr, Max(durable, global), req, req_inc, own,
+								WARNING);
 		else
 		{
 			if (global > durable)
@@ -409,7 +445,7 @@ ulid_floor_replay_reset(uint32 kind, const uint8 *key)
 
 	if (hdr == NULL)
 		return;
-	(void) acquire_writing(hdr, true, NULL, false, 0);
+	(void) acquire_writing(hdr, true, NULL, 0, false, 0);
 	PG_TRY();
 	{
 		bool		was = false;
@@ -429,7 +465,7 @@ ulid_floor_replay_reset(uint32 kind, const uint8 *key)
 		}
 		if (was && !hdr->damaged)
 			(void) write_floors(hdr, (int64) pg_atomic_read_u64(&hdr->durable_ms),
-								NULL, 0, WARNING);
+								NULL, 0, 0, WARNING);
 	}
 	PG_FINALLY();
 	{
@@ -467,7 +503,7 @@ ulid_floor_repair(PG_FUNCTION_ARGS)
 	if (ulid_wal_logging())
 		ulid_wal_prepare();
 
-	(void) acquire_writing(hdr, true, NULL, false, 0);
+	(void) acquire_writing(hdr, true, NULL, 0, false, 0);
 	PG_TRY();
 	{
 		int64		durable = (int64) pg_atomic_read_u64(&hdr->durable_ms);
@@ -487,7 +523,7 @@ ulid_floor_repair(PG_FUNCTION_ARGS)
 			SpinLockRelease(&st->mutex);
 		}
 		removed = ulid_floor_file_clear();
-		(void) write_floors(hdr, global, NULL, 0, ERROR);
+		(void) write_floors(hdr, global, NULL, 0, 0, ERROR);
 		pg_memory_barrier();
 		was_damaged = hdr->damaged;
 		hdr->damaged = false;

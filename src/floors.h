@@ -40,10 +40,19 @@
  *			SpinLockRelease(&st->mutex);
  *			if (chk == ULID_FLOOR_OK)
  *				break;
- *			ulid_floor_reserve(st, ms, own, chk == ULID_FLOOR_BLOCKED);
+ *			ulid_floor_reserve(st, inc, ms, own, chk == ULID_FLOOR_BLOCKED);
  *			if (chk == ULID_FLOOR_REFRESH)
  *				break;
  *		}
+ *
+ * ulid_floor_reserve() runs after the mutex is released, so the state may
+ * change meanwhile: a superuser may reset an advanced state, and a state
+ * that is not advanced may give way to another key.  It therefore takes
+ * the incarnation the loop found (inc) and checks it under the mutex
+ * wherever it reads or marks the state: a state that gave way is never
+ * marked advanced (its new key would keep a floor it never asked for, and
+ * never give way), nor named in the file or the WAL.  A BLOCKED call then
+ * finds the state stale on its next pass and looks it up again.
  *
  * Nothing between SpinLockAcquire and SpinLockRelease may allocate, raise
  * an error or call anything that can.
@@ -96,9 +105,12 @@ extern UlidFloorCheck ulid_floor_check(const UlidGenState *st, int64 ms,
  * server-wide one) exceed ms, by writing the floor file if nobody else is.
  * With wait, return only once it does (ERROR if the file cannot be written
  * or is damaged); without, do nothing when another backend is writing, and
- * only WARN if the write fails.  With own, st becomes advanced.
+ * only WARN if the write fails.  With own, st becomes advanced, unless it
+ * gave way since the caller found it with incarnation (then nothing is
+ * done for it: the caller sees the state stale under its mutex next).
  */
-extern void ulid_floor_reserve(UlidGenState *st, int64 ms, bool own, bool wait);
+extern void ulid_floor_reserve(UlidGenState *st, uint32 incarnation, int64 ms,
+							   bool own, bool wait);
 
 /*
  * Undo an advance of st: it forgets its own floor and its words, and goes

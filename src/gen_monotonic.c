@@ -172,7 +172,8 @@ issue(UlidGenState *st, uint64 step, pg_ulid_t *u)
 
 		if (likely(chk == ULID_FLOOR_OK))
 			break;
-		ulid_floor_reserve(st, ms, own, chk == ULID_FLOOR_BLOCKED);
+		ulid_floor_reserve(st, monotonic_incarnation, ms, own,
+						   chk == ULID_FLOOR_BLOCKED);
 		if (chk == ULID_FLOOR_REFRESH)
 			break;
 	}
@@ -267,7 +268,7 @@ ulid_monotonic_advance(PG_FUNCTION_ARGS)
 	}
 	SpinLockRelease(&st->mutex);
 
-	ulid_floor_reserve(st, tms, true, true);
+	ulid_floor_reserve(st, monotonic_incarnation, tms, true, true);
 
 	SpinLockAcquire(&st->mutex);
 	if (!st->valid || thi > st->word[W_HI] ||

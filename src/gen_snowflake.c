@@ -15,6 +15,14 @@
  * reset rule (zero, random, carry) belongs to the calling layout: it only
  * chooses where a new tick starts.
  *
+ * Each call site (fn_extra; cosid80_next() has one static site) keeps the
+ * state it found, with its incarnation and node, and what it derived from
+ * its layout (sf_site, snowflake.h), so a call looks nothing up: the site
+ * compares its layout's version (a column or variable may pass another
+ * layout) and the node (a reload may move ulid.node_id) with its own, and
+ * the incarnation is checked under the spinlock as always.  A backend-wide
+ * cache of the last states used serves a site's first call.
+ *
  * ISSUING AN ID
  * The clock is read (and randomness drawn, for the random rule) before the
  * state's spinlock is taken.  Inside it (after checking that the slot was
@@ -188,6 +196,39 @@ get_state(const sfl_layout *l, UlidStateKind kind, int64 node,
 	return found.st;
 }
 
+/*
+ * A call site's layout changed (or this is its first call): what the
+ * issuing loop needs from the layout, derived again, and no state yet.
+ */
+static void
+site_derive(sf_site *site, const sfl_layout *l, uint32 version, int kind)
+{
+	site->st = NULL;
+	site->l = l;
+	site->version = version;
+	site->kind = kind;
+	site->unit_ms = sfl_unit_ms((sfl_unit) l->unit);
+	site->max_seq = sfl_max_seq(l);
+	sfl_issuable_ticks(l, &site->first, &site->last);
+}
+
+/*
+ * The state of a call site's (kind, layout's bits, node), from this
+ * backend's cache or the table (get_state()); refresh: the one it had gave
+ * way to another key.  On an error the site keeps what it had.
+ */
+static void
+site_lookup(sf_site *site, int64 node, bool refresh)
+{
+	uint32		inc;
+	UlidGenState *st = get_state(site->l, (UlidStateKind) site->kind, node,
+								 &inc, refresh);
+
+	site->node = node;
+	site->inc = inc;
+	site->st = st;
+}
+
 /* How messages name a layout: its text, or COSID_80. */
 static char *
 layout_label(const sfl_layout *l, UlidStateKind kind)
@@ -296,15 +337,15 @@ wait_for_clock(int64 target)
  * into a bigint).
  */
 void
-sf_next_parts(const sfl_layout *l, int kind_, int64 node, int64 *out_tick,
-			  uint64 *out_seq)
+sf_next_parts(sf_site *site, const sfl_layout *l, uint32 version, int kind_,
+			  int64 node, int64 *out_tick, uint64 *out_seq)
 {
 	UlidStateKind kind = (UlidStateKind) kind_;
 	UlidGenState *st;
 	uint32		inc;
-	int			unit_ms = sfl_unit_ms((sfl_unit) l->unit);
-	int64		allowance = Max(clock_borrow_ms, unit_ms);
-	uint64		max_seq = sfl_max_seq(l);
+	int			unit_ms;
+	int64		allowance;
+	uint64		max_seq;
 	uint64		random = 0;
 	int64		first,
 				last;
@@ -317,8 +358,17 @@ sf_next_parts(const sfl_layout *l, int kind_, int64 node, int64 *out_tick,
 				 errdetail("A hot standby is a copy of its primary and carries the primary's ulid.node_id: its ids would collide with the primary's."),
 				 errhint("Mint ids on the primary. Once promoted, this server mints above every id it received (the floors travel in WAL); for transactions it never received, %s past the old primary's last ids.",
 						 kind == ULID_STATE_COSID80 ? "cosid80_advance()" : "snowflake_advance()")));
-	st = get_state(l, kind, node, &inc, false);
-	sfl_issuable_ticks(l, &first, &last);
+	if (unlikely(site->l != l || site->version != version || site->kind != kind_))
+		site_derive(site, l, version, kind_);
+	if (unlikely(site->st == NULL || site->node != node))
+		site_lookup(site, node, false);
+	st = site->st;
+	inc = site->inc;
+	unit_ms = site->unit_ms;
+	allowance = Max(clock_borrow_ms, unit_ms);
+	max_seq = site->max_seq;
+	first = site->first;
+	last = site->last;
 	if (unlikely(l->seq_reset == SFL_RESET_RANDOM))
 		random = ulid_random_u64();
 
@@ -436,7 +486,7 @@ sf_next_parts(const sfl_layout *l, int kind_, int64 node, int64 *out_tick,
 									gen_label(l, kind), node, tick_start(l, unit_ms, tick) - now),
 							 errdetail("Its ids go on from an advance, the restart floor or floors replayed from WAL, tick after tick, until the clock catches up; the view counts them as borrows. Logged once per state.")));
 				if (unlikely(chk != ULID_FLOOR_OK))
-					ulid_floor_reserve(st, ms, own, chk == ULID_FLOOR_BLOCKED);
+					ulid_floor_reserve(st, inc, ms, own, chk == ULID_FLOOR_BLOCKED);
 				if (likely(chk != ULID_FLOOR_BLOCKED))
 				{
 					*out_tick = tick;
@@ -448,7 +498,9 @@ sf_next_parts(const sfl_layout *l, int kind_, int64 node, int64 *out_tick,
 				wait_for_clock(target);
 				break;
 			case STALE:
-				st = get_state(l, kind, node, &inc, true);
+				site_lookup(site, node, true);
+				st = site->st;
+				inc = site->inc;
 				break;
 			case FAIL_START:
 				report_out_of_time(l, kind, now, -1);
@@ -463,14 +515,36 @@ sf_next_parts(const sfl_layout *l, int kind_, int64 node, int64 *out_tick,
 	}
 }
 
+/* The call site's cache (fn_extra), created zeroed on its first call. */
+static inline sf_site *
+site_of(FunctionCallInfo fcinfo)
+{
+	sf_site    *site = (sf_site *) fcinfo->flinfo->fn_extra;
+
+	if (unlikely(site == NULL))
+	{
+		site = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(sf_site));
+		fcinfo->flinfo->fn_extra = site;
+	}
+	return site;
+}
+
+/* The layout argument of a snowflake_next() call site. */
+static inline const sfl_layout *
+site_layout(FunctionCallInfo fcinfo, sf_site *site)
+{
+	return sf_layout_arg_in(fcinfo, 0, &site->layout_slot);
+}
+
 /* The next Snowflake id of (layout, node). */
 static inline int64
-snowflake_next_id(const sfl_layout *l, int64 node)
+snowflake_next_id(sf_site *site, const sfl_layout *l, int64 node)
 {
 	int64		tick;
 	uint64		seq;
 
-	sf_next_parts(l, ULID_STATE_SNOWFLAKE, node, &tick, &seq);
+	sf_next_parts(site, l, ((sf_layout_cache *) site->layout_slot)->version,
+				  ULID_STATE_SNOWFLAKE, node, &tick, &seq);
 	return (int64) sfl_pack(l, tick, (uint64) node, seq);
 }
 
@@ -479,7 +553,8 @@ PG_FUNCTION_INFO_V1(snowflake_next);
 Datum
 snowflake_next(PG_FUNCTION_ARGS)
 {
-	const sfl_layout *l = sf_layout_arg(fcinfo, 0);
+	sf_site    *site = site_of(fcinfo);
+	const sfl_layout *l = site_layout(fcinfo, site);
 	int64		node = ulid_node_id();
 
 	if (unlikely(node < 0))
@@ -487,7 +562,7 @@ snowflake_next(PG_FUNCTION_ARGS)
 							  "snowflake_next(layout, node)");
 	if (unlikely((uint64) node > sfl_max_node(l)))
 		check_node(l, node, true);
-	PG_RETURN_INT64(snowflake_next_id(l, node));
+	PG_RETURN_INT64(snowflake_next_id(site, l, node));
 }
 
 /* snowflake_next(layout, node): a node this server owns (node.c) */
@@ -495,12 +570,13 @@ PG_FUNCTION_INFO_V1(snowflake_next_node);
 Datum
 snowflake_next_node(PG_FUNCTION_ARGS)
 {
-	const sfl_layout *l = sf_layout_arg(fcinfo, 0);
+	sf_site    *site = site_of(fcinfo);
+	const sfl_layout *l = site_layout(fcinfo, site);
 	int64		node = PG_GETARG_INT64(1);
 
 	check_node(l, node, false);
 	ulid_node_require_owned(node, "snowflake_next(layout, node)");
-	PG_RETURN_INT64(snowflake_next_id(l, node));
+	PG_RETURN_INT64(snowflake_next_id(site, l, node));
 }
 
 /*
@@ -596,7 +672,7 @@ sf_advance_to(const sfl_layout *l, int kind_, int64 node, int64 tick, uint64 seq
 		SpinLockRelease(&st->mutex);
 
 		/* persist the state's own floor (it is never reclaimed after) */
-		ulid_floor_reserve(st, ms, true, true);
+		ulid_floor_reserve(st, inc, ms, true, true);
 
 		SpinLockAcquire(&st->mutex);
 		if (!ulid_state_stale(st, inc))

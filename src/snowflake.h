@@ -18,15 +18,42 @@
 #include "layout.h"
 
 /*
+ * The last layout decoded at a call site (snowflake_layout.c): the cache
+ * behind sf_layout_arg(), in fn_extra or in a slot of the caller's.
+ */
+typedef struct sf_layout_cache
+{
+	bool		is_const;		/* the argument is a Const of the expression */
+	uint32		version;		/* changes whenever layout is decoded again */
+	Size		len;
+	uint8		bytes[SFL_SERIAL_MAX];
+	sfl_layout	layout;
+} sf_layout_cache;
+
+/*
  * The layout in argument argno, decoded once per call site and value
  * (fn_extra keeps the last one: a query usually passes the same layout on
  * every row; a literal is never compared again).
  */
 extern const sfl_layout *sf_layout_arg(FunctionCallInfo fcinfo, int argno);
 
-/* The same, caching in *slot instead of fn_extra (which the caller uses). */
-extern const sfl_layout *sf_layout_arg_in(FunctionCallInfo fcinfo, int argno,
-										  void **slot);
+/* sf_layout_arg_in()'s path for all but a literal seen before */
+extern const sfl_layout *sf_layout_arg_decode(FunctionCallInfo fcinfo,
+											  int argno, void **slot);
+
+/*
+ * The same, caching in *slot instead of fn_extra (which the caller uses).
+ * A literal seen before costs two loads here.
+ */
+static inline const sfl_layout *
+sf_layout_arg_in(FunctionCallInfo fcinfo, int argno, void **slot)
+{
+	sf_layout_cache *c = (sf_layout_cache *) *slot;
+
+	if (likely(c != NULL) && c->is_const)
+		return &c->layout;
+	return sf_layout_arg_decode(fcinfo, argno, slot);
+}
 
 /* Whether argument argno is a Const of the call's expression (fn_expr). */
 extern bool sf_arg_is_const(FmgrInfo *flinfo, int argno);
@@ -61,16 +88,43 @@ extern char *sf_layout_range(const sfl_layout *l);
 extern int64 sf_tick_of_timestamptz(const sfl_layout *l, TimestampTz ts);
 
 /*
+ * What a call site of the generator keeps between calls (snowflake_next()'s
+ * fn_extra, cosid80_next()'s static): its layout argument's cache, what
+ * sf_next_parts() derived from the layout (l at version), and the state it
+ * found for (kind, l's bits, node) with the incarnation it had.  Nothing
+ * here is trusted without a check: l and version are compared on every
+ * call (a column or a variable may pass another layout), node too (a
+ * reload may change ulid.node_id), and the state's incarnation under its
+ * spinlock (it may have given way to another key).  Zeroed: nothing known.
+ */
+typedef struct sf_site
+{
+	void	   *layout_slot;	/* sf_layout_arg_in()'s cache */
+	const sfl_layout *l;		/* the layout the rest was derived from */
+	uint32		version;		/* its version (sf_layout_cache) */
+	int			kind;
+	int			unit_ms;
+	uint64		max_seq;
+	int64		first;			/* the layout's issuable ticks */
+	int64		last;
+	int64		node;			/* the node st serves */
+	struct UlidGenState *st;	/* NULL: not looked up */
+	uint32		inc;			/* st's incarnation when looked up */
+} sf_site;
+
+/*
  * The generator (gen_snowflake.c), shared by snowflake_next() and
  * cosid80_next(): kind is the UlidStateKind of the state (state_table.h).
  * sf_next_parts issues the next (tick, sequence) of (kind, layout's bits,
- * node) with every guarantee of snowflake_next(); sf_advance_to moves the
+ * node) with every guarantee of snowflake_next(), caching in site what it
+ * found (version: of l, constant for a layout that never changes);
+ * sf_advance_to moves the
  * state to (tick, seq) unless it is beyond, persisting its own floor;
  * sf_reset_state undoes an advance with a WARNING (the callers check the
  * superuser and the node).
  */
-extern void sf_next_parts(const sfl_layout *l, int kind, int64 node,
-						  int64 *tick, uint64 *seq);
+extern void sf_next_parts(sf_site *site, const sfl_layout *l, uint32 version,
+						  int kind, int64 node, int64 *tick, uint64 *seq);
 extern void sf_advance_to(const sfl_layout *l, int kind, int64 node,
 						  int64 tick, uint64 seq);
 extern void sf_reset_state(const sfl_layout *l, int kind, int64 node);

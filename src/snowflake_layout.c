@@ -39,13 +39,7 @@
  * every call.  get_fn_expr_arg_stable() is not the test: it calls external
  * Params stable, and a PL/pgSQL variable is one.
  */
-typedef struct layout_cache
-{
-	bool		is_const;		/* the argument is a Const of the expression */
-	Size		len;
-	uint8		bytes[SFL_SERIAL_MAX];
-	sfl_layout	layout;
-} layout_cache;
+typedef sf_layout_cache layout_cache;
 
 /* A new snowflake_layout datum holding l. */
 static bytea *
@@ -85,17 +79,19 @@ sf_layout_arg(FunctionCallInfo fcinfo, int argno)
 	return sf_layout_arg_in(fcinfo, argno, &fcinfo->flinfo->fn_extra);
 }
 
-/* sf_layout_arg() with the cache in *slot (a caller that needs fn_extra) */
+/*
+ * sf_layout_arg_in() past its inline test for a literal (the usual DEFAULT
+ * snowflake_next('twitter')): any other argument, or the first call.
+ */
 const sfl_layout *
-sf_layout_arg_in(FunctionCallInfo fcinfo, int argno, void **slot)
+sf_layout_arg_decode(FunctionCallInfo fcinfo, int argno, void **slot)
 {
 	layout_cache *c = (layout_cache *) *slot;
 	bytea	   *v;
 	Size		len;
 	char		msg[SFL_MSG_MAX];
 
-	/* a literal (the usual DEFAULT snowflake_next('twitter')) */
-	if (likely(c != NULL) && c->is_const)
+	if (c != NULL && c->is_const)
 		return &c->layout;
 	v = PG_GETARG_BYTEA_PP(argno);
 	len = VARSIZE_ANY_EXHDR(v);
@@ -107,6 +103,7 @@ sf_layout_arg_in(FunctionCallInfo fcinfo, int argno, void **slot)
 		*slot = c;
 	}
 	c->len = 0;
+	c->version++;				/* whoever derived anything from it: again */
 	if (len > SFL_SERIAL_MAX ||
 		sfl_deserialize((const uint8_t *) VARDATA_ANY(v), len, &c->layout,
 						msg, sizeof(msg)) != SFL_OK)
