@@ -14,6 +14,7 @@
 #   relay_results PREFIX FILE  count a client program's ok / not ok lines
 #   wait_until SECS cmd...  poll a command until it succeeds
 #   sql_error NAME SQL      the SQLSTATE|message|detail|hint an expression raises
+#   sqlstate_of NAME DB SQL "SQLSTATE: message" of the error a statement raises
 # Every server started is stopped on exit, also on failure.
 
 ULID_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -272,6 +273,17 @@ psqlx() {
 	shift
 	"$PG_BIN/psql" -X -q -At -v ON_ERROR_STOP=1 -h "$ULID_WORK/sock" -p "$(pg_port "$name")" \
 		-U postgres -d "${ULID_DB:-postgres}" "$@"
+}
+
+# sqlstate_of NAME DB SQL: "SQLSTATE: message" of the error SQL raises in
+# database DB of server NAME, or "ok"
+sqlstate_of() {
+	local out
+	if out=$(ULID_DB=$2 psqlx "$1" -v VERBOSITY=verbose -c "$3" 2>&1 >/dev/null); then
+		echo ok
+	else
+		sed -nE 's/^(psql:[^:]*:[0-9]+: )?ERROR: +//p' <<<"$out" | head -1
+	fi
 }
 
 # harness_attach: for a script run by test/run (or by hand after

@@ -35,14 +35,7 @@ sql() {
 }
 
 # sqlstate DB SQL: "SQLSTATE: message" of the error SQL raises, or "ok"
-sqlstate() {
-	local out
-	if out=$(sql "$1" -v VERBOSITY=verbose -c "$2" 2>&1 >/dev/null); then
-		echo ok
-	else
-		sed -nE 's/^(psql:[^:]*:[0-9]+: )?ERROR: +//p' <<<"$out" | head -1
-	fi
-}
+sqlstate() { sqlstate_of $S "$@"; }
 
 # the extension's objects, one line each (the upgrade scenario's comparison)
 objects() { sql "$1" -f "$ULID_ROOT/test/upgrade/objects.sql"; }

@@ -42,14 +42,7 @@ sql() {
 	shift
 	ULID_DB=$db psqlx $S "$@"
 }
-sqlstate() {
-	local out
-	if out=$(sql "$1" -v VERBOSITY=verbose -c "$2" 2>&1 >/dev/null); then
-		echo ok
-	else
-		sed -nE 's/^(psql:[^:]*:[0-9]+: )?ERROR: +//p' <<<"$out" | head -1
-	fi
-}
+sqlstate() { sqlstate_of $S "$@"; }
 conn=(-h "$ULID_WORK/sock" -p "$(pg_port $S)" -U postgres)
 D=$ULID_WORK/uuidv7mig
 mkdir -p "$D"
