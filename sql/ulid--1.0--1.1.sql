@@ -259,6 +259,7 @@ COMMENT ON FUNCTION ulid_node_identity() IS 'this server''s node id (NULL when n
 -- the view shows the owned set (a server-wide value, as persisted_floor)
 CREATE OR REPLACE VIEW ulid_generator_state AS
     SELECT s.*, i.owned_nodes FROM ulid_generator_state() s, ulid_node_identity() i;
+COMMENT ON VIEW ulid_generator_state IS 'one row per live shared generator state: kind, layout, node, last tick and id, sequence, counts, states that gave way, its own floor (advanced), the server-wide persisted floor and the nodes this server owns';
 
 -- Every node of a Citus cluster, asked through Citus for its node identity:
 -- one row per node, shared when its owned set meets another node's.

@@ -16,10 +16,10 @@ CREATE FUNCTION ulid_in(cstring) RETURNS ulid
 CREATE FUNCTION ulid_out(ulid) RETURNS cstring
     AS 'MODULE_PATHNAME', 'ulid_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 -- Binary output, comparison and hashing reuse core's uuid functions: the
--- bytes are identical, so is the behaviour (sortsupport: see issue 25 at the
--- end, an abbreviated key of our own).  Binary input is
--- our own only to check the length (22P03 naming it, where uuid_recv calls a
--- short value a protocol violation).
+-- bytes are identical, so is the behaviour.  Sortsupport is our own (an
+-- abbreviated key that sees past the first 8 bytes: src/core/sortkey.h).
+-- Binary input is our own only to check the length (22P03 naming it, where
+-- uuid_recv calls a short value a protocol violation).
 CREATE FUNCTION ulid_recv(internal) RETURNS ulid
     AS 'MODULE_PATHNAME', 'ulid_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION ulid_send(ulid) RETURNS bytea
@@ -61,7 +61,7 @@ CREATE FUNCTION ulid_ge(ulid, ulid) RETURNS boolean
 CREATE FUNCTION ulid_cmp(ulid, ulid) RETURNS integer
     AS 'uuid_cmp' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION ulid_sortsupport(internal) RETURNS void
-    AS 'uuid_sortsupport' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'ulid_sortsupport' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE FUNCTION ulid_hash(ulid) RETURNS integer
     AS 'uuid_hash' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION ulid_hash_extended(ulid, bigint) RETURNS bigint
@@ -74,7 +74,7 @@ COMMENT ON FUNCTION ulid_le(ulid, ulid) IS 'less than or equal';
 COMMENT ON FUNCTION ulid_gt(ulid, ulid) IS 'greater than';
 COMMENT ON FUNCTION ulid_ge(ulid, ulid) IS 'greater than or equal';
 COMMENT ON FUNCTION ulid_cmp(ulid, ulid) IS 'btree comparison: -1, 0 or 1 (byte order = time order)';
-COMMENT ON FUNCTION ulid_sortsupport(internal) IS 'btree sort support with abbreviated keys (core uuid_sortsupport)';
+COMMENT ON FUNCTION ulid_sortsupport(internal) IS 'btree sort support: byte order, with abbreviated keys that skip the leading zero bits of the time to hold random bits past the first 8 bytes';
 COMMENT ON FUNCTION ulid_hash(ulid) IS 'hash of the 16 bytes (core uuid_hash)';
 COMMENT ON FUNCTION ulid_hash_extended(ulid, bigint) IS 'seeded 64-bit hash of the 16 bytes, for hash partitioning (core uuid_hash_extended)';
 
@@ -563,8 +563,19 @@ CREATE FUNCTION ulid_generator_state(
     AS 'MODULE_PATHNAME', 'ulid_generator_state' LANGUAGE C VOLATILE PARALLEL SAFE;
 COMMENT ON FUNCTION ulid_generator_state() IS 'one row per live shared generator state (the ulid_generator_state view; readable by superusers, pg_monitor and roles granted SELECT on the view)';
 
-CREATE VIEW ulid_generator_state AS SELECT * FROM ulid_generator_state();
-COMMENT ON VIEW ulid_generator_state IS 'one row per live shared generator state: kind, layout, node, last tick and id, sequence, counts, states reclaimed, its own floor (advanced) and the server-wide persisted floor';
+-- The node this server mints Snowflake and COSID_80 ids on and the nodes it
+-- owns (ulid.node_id or its Citus group id, and ulid.node_ids).  Volatile:
+-- a reload changes it within a transaction.
+CREATE FUNCTION ulid_node_identity(
+        OUT node_id bigint, OUT source text, OUT owned_nodes text, OUT problem text)
+    RETURNS record
+    AS 'MODULE_PATHNAME', 'ulid_node_identity' LANGUAGE C VOLATILE PARALLEL SAFE;
+COMMENT ON FUNCTION ulid_node_identity() IS 'this server''s node id (NULL when none), where it comes from (ulid.node_id_source), every node it owns (its node id and ulid.node_ids) and why it has no node id';
+
+-- the view also shows the owned set (a server-wide value, as persisted_floor)
+CREATE VIEW ulid_generator_state AS
+    SELECT s.*, i.owned_nodes FROM ulid_generator_state() s, ulid_node_identity() i;
+COMMENT ON VIEW ulid_generator_state IS 'one row per live shared generator state: kind, layout, node, last tick and id, sequence, counts, states that gave way, its own floor (advanced), the server-wide persisted floor and the nodes this server owns';
 REVOKE ALL ON ulid_generator_state FROM PUBLIC;
 GRANT SELECT ON ulid_generator_state TO pg_monitor;
 
@@ -1115,21 +1126,10 @@ END
 $fn$;
 COMMENT ON FUNCTION ulid_advance_from_tables(interval, boolean) IS 'after a restore or a logical move: advance every generator a column default calls above the column''s largest id plus margin (superuser only)';
 REVOKE ALL ON FUNCTION ulid_advance_from_tables(interval, boolean) FROM PUBLIC;
--- issue 23: node identity (owned nodes, Citus node ids, the cluster check)
+
 -----------------------------------------------------------------------------
-
--- The node this server mints Snowflake and COSID_80 ids on and the nodes it
--- owns (ulid.node_id or its Citus group id, and ulid.node_ids).  Volatile:
--- a reload changes it within a transaction.
-CREATE FUNCTION ulid_node_identity(
-        OUT node_id bigint, OUT source text, OUT owned_nodes text, OUT problem text)
-    RETURNS record
-    AS 'MODULE_PATHNAME', 'ulid_node_identity' LANGUAGE C VOLATILE PARALLEL SAFE;
-COMMENT ON FUNCTION ulid_node_identity() IS 'this server''s node id (NULL when none), where it comes from (ulid.node_id_source), every node it owns (its node id and ulid.node_ids) and why it has no node id';
-
--- the view shows the owned set (a server-wide value, as persisted_floor)
-CREATE OR REPLACE VIEW ulid_generator_state AS
-    SELECT s.*, i.owned_nodes FROM ulid_generator_state() s, ulid_node_identity() i;
+-- issue 23: the node ids of a Citus cluster
+-----------------------------------------------------------------------------
 
 -- Every node of a Citus cluster, asked through Citus for its node identity:
 -- one row per node, shared when its owned set meets another node's.
@@ -1194,12 +1194,3 @@ BEGIN
 END
 $fn$;
 COMMENT ON FUNCTION ulid_check_node_ids() IS 'on a Citus coordinator: every node''s name, port, node id, its source, the nodes it owns, whether another node owns one of them too, and why a node has no node id';
-
------------------------------------------------------------------------------
--- issue 25: an abbreviated sort key of ulid's own
------------------------------------------------------------------------------
--- 1.0 used core's uuid_sortsupport, whose key is the first 8 bytes.  ulid_ops
--- refers to the function by oid, so replacing it switches the opclass.
-CREATE OR REPLACE FUNCTION ulid_sortsupport(internal) RETURNS void
-    AS 'MODULE_PATHNAME', 'ulid_sortsupport' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION ulid_sortsupport(internal) IS 'btree sort support: byte order, with abbreviated keys that skip the leading zero bits of the time to hold random bits past the first 8 bytes';
