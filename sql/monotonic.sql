@@ -160,12 +160,12 @@ SELECT err($$SELECT count(*) > 0 FROM ulid_generator_state$$) AS view_granted;
 SELECT err($$SELECT kind FROM ulid_generator_state() WHERE kind = 'ulid'$$) AS function_granted_view;
 RESET ROLE;
 -- granting EXECUTE does not get around the superuser check
-GRANT EXECUTE ON FUNCTION ulid_monotonic_advance(ulid), ulid_monotonic_reset(), ulid_floor_repair(timestamptz) TO regress_ulid_user;
+GRANT EXECUTE ON FUNCTION ulid_monotonic_advance(ulid), ulid_monotonic_reset(), ulid_floor_repair(timestamptz, boolean) TO regress_ulid_user;
 SET ROLE regress_ulid_user;
 SELECT err($$SELECT ulid_monotonic_advance('01HTQW311N1KR5G0Y75M3EF00H')$$) AS advance_granted;
 SELECT err($$SELECT ulid_monotonic_reset()$$) AS reset_granted;
 SELECT err($$SELECT ulid_floor_repair(now())$$) AS repair_granted;
 RESET ROLE;
-REVOKE EXECUTE ON FUNCTION ulid_monotonic_advance(ulid), ulid_monotonic_reset(), ulid_floor_repair(timestamptz) FROM regress_ulid_user;
+REVOKE EXECUTE ON FUNCTION ulid_monotonic_advance(ulid), ulid_monotonic_reset(), ulid_floor_repair(timestamptz, boolean) FROM regress_ulid_user;
 REVOKE SELECT ON ulid_generator_state FROM regress_ulid_reader;
 DROP ROLE regress_ulid_user, regress_ulid_monitor, regress_ulid_reader;

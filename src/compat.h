@@ -69,6 +69,15 @@
 #define ULID_HIDDEN
 #endif
 
+/* index_beginscan() takes the scan's instrumentation from 18 on. */
+#if PG_VERSION_NUM >= 180000
+#define ulid_index_beginscan(heap, index, snapshot, nkeys, norderbys) \
+	index_beginscan(heap, index, snapshot, NULL, nkeys, norderbys)
+#else
+#define ulid_index_beginscan(heap, index, snapshot, nkeys, norderbys) \
+	index_beginscan(heap, index, snapshot, nkeys, norderbys)
+#endif
+
 /* btree skip support (opclass support function 6) arrived in 18. */
 #if PG_VERSION_NUM >= 180000
 #define ULID_HAS_SKIP_SUPPORT 1

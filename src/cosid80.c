@@ -23,6 +23,7 @@
 #include "utils/jsonb.h"
 #include "utils/timestamp.h"
 
+#include "advance.h"
 #include "cosid.h"
 #include "floors.h"
 #include "modules.h"
@@ -216,6 +217,28 @@ cosid80_from_friendly(PG_FUNCTION_ARGS)
 }
 
 /*
+ * The advance that makes every later cosid80_next(node) greater than the
+ * id (ms, id_node, seq): ids order by time, node, then sequence, so the
+ * state moves to the largest (ms, sequence) of node at most the id.  False
+ * when every id of node lies above it.
+ */
+bool
+cosid80_advance_of(int64 node, int64 ms, uint64 id_node, uint64 seq,
+				   UlidAdvance *adv)
+{
+	if ((uint64) node != id_node)
+	{
+		seq = COSID80_MAX_SEQ;
+		if ((uint64) node > id_node)
+			ms--;
+		if (ms < 0)
+			return false;		/* every id of this node is above id */
+	}
+	sf_advance_at(cosid80_l(), ULID_STATE_COSID80, node, ms, seq, adv);
+	return true;
+}
+
+/*
  * cosid80_advance(node, id): make every later cosid80_next(node) greater
  * than id (text), whichever node minted it.  Ids order by time, node, then
  * sequence: the state moves to the largest (ms, sequence) of this node at
@@ -229,19 +252,16 @@ cosid80_advance(PG_FUNCTION_ARGS)
 	int64		ms;
 	uint64		id_node,
 				seq;
+	UlidAdvance adv;
 
 	ulid_require_superuser("advance cosid80_next()");
 	check_node80(node, false);
 	parse80(PG_GETARG_TEXT_PP(1), "cosid80_advance", &ms, &id_node, &seq);
-	if ((uint64) node != id_node)
+	if (cosid80_advance_of(node, ms, id_node, seq, &adv))
 	{
-		seq = COSID80_MAX_SEQ;
-		if ((uint64) node > id_node)
-			ms--;
-		if (ms < 0)
-			PG_RETURN_VOID();	/* every id of this node is above id */
+		ulid_warn_far_ahead(adv.ms, "cosid80_advance()");
+		ulid_advance_states(&adv, 1);
 	}
-	sf_advance_to(cosid80_l(), ULID_STATE_COSID80, node, ms, seq);
 	PG_RETURN_VOID();
 }
 

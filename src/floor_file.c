@@ -55,14 +55,42 @@ ulid_floor_file_read(UlidFloorRead *out, size_t max_entries)
 	size_t		max_len = ULID_FLOOR_HEAD_MAX + max_entries * ULID_FLOOR_ENTRY_MAX;
 
 	memset(out, 0, sizeof(*out));
-	fd = open(ULID_FLOOR_FILE, O_RDONLY | PG_BINARY, 0);
-	if (fd < 0)
+
+	/*
+	 * What stands at the path, before opening it: only a missing path is
+	 * missing.  A symbolic link (dangling or not: it may point to a volume
+	 * that is not mounted) and anything but a regular file are damage, and
+	 * opening a FIFO would block the postmaster for ever.
+	 */
+	if (lstat(ULID_FLOOR_FILE, &sb) != 0)
 	{
 		if (errno == ENOENT)
 		{
 			out->status = ULID_FLOOR_READ_MISSING;
 			return;
 		}
+		out->status = ULID_FLOOR_READ_DAMAGED;
+		snprintf(out->problem, sizeof(out->problem), "it cannot be examined: %s", strerror(errno));
+		return;
+	}
+	if (S_ISLNK(sb.st_mode))
+	{
+		out->status = ULID_FLOOR_READ_DAMAGED;
+		snprintf(out->problem, sizeof(out->problem),
+				 "it is a symbolic link, not a file (the file is kept in the data directory itself)");
+		return;
+	}
+	if (!S_ISREG(sb.st_mode))
+	{
+		out->status = ULID_FLOOR_READ_DAMAGED;
+		snprintf(out->problem, sizeof(out->problem), "%s",
+				 S_ISDIR(sb.st_mode) ? "it is a directory, not a file" : "it is not a regular file");
+		return;
+	}
+	/* never blocks, never follows a link put there since */
+	fd = open(ULID_FLOOR_FILE, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | PG_BINARY, 0);
+	if (fd < 0)
+	{
 		out->status = ULID_FLOOR_READ_DAMAGED;
 		snprintf(out->problem, sizeof(out->problem), "it cannot be opened: %s", strerror(errno));
 		return;

@@ -81,6 +81,7 @@
 #define XLOG_ULID_FLOOR			0x00	/* the server-wide floor */
 #define XLOG_ULID_OWN_FLOOR		0x10	/* a state's own floor */
 #define XLOG_ULID_RESET			0x20	/* a state's advance undone */
+#define XLOG_ULID_LOWER			0x30	/* every floor lowered (a repair) */
 
 #define ULID_KEY_BYTES			32
 
@@ -106,14 +107,16 @@ floor_redo(XLogReaderState *record)
 	Size		len = XLogRecGetDataLen(record);
 
 	if ((info != XLOG_ULID_FLOOR && info != XLOG_ULID_OWN_FLOOR &&
-		 info != XLOG_ULID_RESET) ||
+		 info != XLOG_ULID_RESET && info != XLOG_ULID_LOWER) ||
 		len < SizeOfUlidFloor || len > sizeof(rec) ||
-		(info != XLOG_ULID_FLOOR && len != sizeof(rec)))
+		(info != XLOG_ULID_FLOOR && info != XLOG_ULID_LOWER && len != sizeof(rec)))
 		elog(PANIC, "ulid floor redo: unknown record (info 0x%02X, %zu bytes)",
 			 info, (size_t) len);
 	memcpy(&rec, XLogRecGetData(record), len);
 	if (info == XLOG_ULID_RESET)
 		ulid_floor_replay_reset(rec.kind, rec.key);
+	else if (info == XLOG_ULID_LOWER)
+		ulid_floor_replay_lower(rec.global);
 	else
 		ulid_floor_replay(rec.global, info == XLOG_ULID_OWN_FLOOR ? rec.kind : 0,
 						  rec.key, rec.own);
@@ -127,6 +130,8 @@ floor_desc(StringInfo buf, XLogReaderState *record)
 	Size		len = Min(XLogRecGetDataLen(record), sizeof(rec));
 
 	memcpy(&rec, XLogRecGetData(record), len);
+	if (info == XLOG_ULID_LOWER)
+		appendStringInfoString(buf, "lowered to ");
 	if (rec.global > 0)
 		appendStringInfo(buf, "floor " INT64_FORMAT, rec.global);
 	if (info == XLOG_ULID_RESET && len == sizeof(rec))
@@ -156,6 +161,8 @@ floor_identify(uint8 info)
 			return "OWN_FLOOR";
 		case XLOG_ULID_RESET:
 			return "RESET";
+		case XLOG_ULID_LOWER:
+			return "LOWER";
 	}
 	return NULL;
 }
@@ -225,4 +232,15 @@ ulid_wal_log_reset(uint32 kind, const uint8 *key)
 	XLogBeginInsert();
 	XLogRegisterData((char *) &rec, sizeof(rec));
 	(void) XLogInsert((RmgrId) wal_rmgr_id, XLOG_ULID_RESET);
+}
+
+void
+ulid_wal_log_lower(int64 global)
+{
+	xl_ulid_floor rec = {0};
+
+	rec.global = global;
+	XLogBeginInsert();
+	XLogRegisterData((char *) &rec, SizeOfUlidFloor);
+	(void) XLogInsert((RmgrId) wal_rmgr_id, XLOG_ULID_LOWER);
 }

@@ -50,6 +50,9 @@ extern void ulid_wal_log_floor(int64 global, uint32 kind, const uint8 *key,
 /* Write a reset record: the state (kind, key) forgot its own floor. */
 extern void ulid_wal_log_reset(uint32 kind, const uint8 *key);
 
+/* Write a lowering record: every floor dropped, the server-wide one to global. */
+extern void ulid_wal_log_lower(int64 global);
+
 /*
  * Implemented by floors.c: apply a replayed record to this
  * server's shared state and floor file.  Runs in the startup process; never
@@ -58,5 +61,6 @@ extern void ulid_wal_log_reset(uint32 kind, const uint8 *key);
 extern void ulid_floor_replay(int64 global, uint32 kind, const uint8 *key,
 							  int64 own);
 extern void ulid_floor_replay_reset(uint32 kind, const uint8 *key);
+extern void ulid_floor_replay_lower(int64 global);
 
 #endif							/* ULID_FLOOR_WAL_H */

@@ -85,15 +85,25 @@ ulid_floor_durable(void)
 	return &ulid_shared_get()->durable_ms;
 }
 
+/*
+ * The lowerings counter when this backend's last floor check asked for a
+ * reservation: a reservation asked for before a repair lowered the floors
+ * is not written (its id was computed from floors that are gone).
+ */
+static uint32 checked_lowerings;
+
 UlidFloorCheck
-ulid_floor_check(const UlidGenState *st, int64 ms, int64 now, bool *own)
+ulid_floor_check(const UlidGenState *st, int64 ms, int64 now, int64 ref,
+				 bool *own)
 {
 	int64		durable = (int64) pg_atomic_read_u64(&ulid_shared->durable_ms);
 	int64		floor = durable;
 
 	*own = false;
-	if (ulid_floor_clear(ms, durable))
+	/* where the state stands: its id's time, or the clock it follows */
+	if (ulid_floor_clear(Max(ms, ref), durable))
 		return ULID_FLOOR_OK;
+	checked_lowerings = pg_atomic_read_u32(&ulid_shared->lowerings);
 	if (unlikely(st->advanced) && ms > now + ULID_FLOOR_RESERVE_MS)
 	{
 		/* an advanced state ahead of the clock: its own floor covers it */
@@ -163,39 +173,76 @@ acquire_writing(UlidSharedHeader *hdr, bool wait, UlidGenState *st,
 }
 
 /*
+ * A state whose own floor the writer raises: an advance (advance: st is
+ * to become advanced) or an advanced state's refresh while it issues ahead
+ * of the clock (dropped if a reset made it ordinary meanwhile).  st is the
+ * state its caller found with incarnation inc.
+ */
+typedef struct FloorReq
+{
+	UlidGenState *st;
+	uint32		inc;
+	int64		floor;			/* its own floor must reach this */
+	bool		advance;
+	bool		dropped;		/* gave way (or was reset) before the write */
+	bool		done;			/* written and marked */
+	ulid_floor_entry e;			/* its key, read under its mutex */
+} FloorReq;
+
+/* The slot number of a state. */
+static inline uint32
+slot_of(UlidSharedHeader *hdr, const UlidGenState *st)
+{
+	return (uint32) (((const char *) st - (const char *) SLOT(hdr, 0)) / sizeof(UlidSlot));
+}
+
+/*
  * The writer (holding writing): write the file with the server-wide floor
- * global and every advanced state's own floor, req's raised to req_floor
- * (req NULL: none).  On success durable_ms becomes global, req becomes
- * advanced with its floor, and states whose own floor global overtook are
- * ordinary again.  Returns whether it wrote.
+ * global and every advanced state's own floor, each of reqs[] (n of them)
+ * raised to its floor.  On success durable_ms becomes global, each req is
+ * advanced with its floor (done), and states whose own floor global
+ * overtook are ordinary again.  Returns whether it wrote.  One file write
+ * and one WAL record per floor raised, whatever n.
  *
- * req is the state its caller found with incarnation req_inc.  A state
- * that is not advanced may give way to another key at any time (the
- * writer's lock does not stop that), so req's incarnation is checked under
- * its mutex wherever req is read or marked: a req that gave way before the
- * file is composed is dropped (nothing is written for it), and one that
- * gave way while the file was written is not marked (the new key's state
- * never becomes advanced; the file and the WAL record name the old key,
- * whose floor is only higher than it needs).
+ * A state that is not advanced may give way to another key at any time
+ * (the writer's lock does not stop that), so each req's incarnation is
+ * checked under its mutex wherever it is read or marked: a req that gave
+ * way before the file is composed is dropped (nothing is written for it),
+ * and one that gave way while the file was written is not marked (the new
+ * key's state never becomes advanced; the file and the WAL record name the
+ * old key, whose floor is only higher than it needs).
  */
 static bool
-write_floors(UlidSharedHeader *hdr, int64 global, UlidGenState *req,
-			 uint32 req_inc, int64 req_floor, int elevel)
+write_floors(UlidSharedHeader *hdr, int64 global, FloorReq *reqs, int n,
+			 int elevel)
 {
 	StringInfoData buf;
 	char		line[ULID_FLOOR_ENTRY_MAX];
 	bool		done;
-	bool		asked = req != NULL;
-	ulid_floor_entry req_e = {0};
+	int		   *req_of = NULL;
+	int			live = 0;
+	uint32		nused = hdr->nused;	/* slots created later are not advanced */
 
+	if (n > 0)
+	{
+		req_of = palloc(nused * sizeof(int));
+		for (uint32 i = 0; i < nused; i++)
+			req_of[i] = -1;
+		for (int r = 0; r < n; r++)
+		{
+			reqs[r].dropped = reqs[r].done = false;
+			req_of[slot_of(hdr, reqs[r].st)] = r;
+		}
+	}
 	initStringInfo(&buf);
 	enlargeStringInfo(&buf, ULID_FLOOR_HEAD_MAX);
 	buf.len = (int) ulid_floor_format_head((uint64) global, buf.data);
-	if (hdr->nadvanced > 0 || req != NULL)
+	if (hdr->nadvanced > 0 || n > 0)
 	{
-		for (uint32 i = 0; i < hdr->nused; i++)
+		for (uint32 i = 0; i < nused; i++)
 		{
 			UlidGenState *st = SLOT(hdr, i);
+			FloorReq   *req = req_of != NULL && req_of[i] >= 0 ? &reqs[req_of[i]] : NULL;
 			ulid_floor_entry e;
 			bool		adv;
 
@@ -204,25 +251,28 @@ write_floors(UlidSharedHeader *hdr, int64 global, UlidGenState *req,
 			e.ms = (uint64) st->own_floor;
 			e.kind = st->kind;
 			memcpy(e.key, st->key, ULID_STATE_KEY_BYTES);
-			if (st == req && ulid_state_stale(st, req_inc))
-				req = NULL;		/* gave way: another key's state now */
+			if (req != NULL && (ulid_state_stale(st, req->inc) ||
+								(!req->advance && !adv)))
+				req->dropped = true;	/* another key's state now, or reset */
 			SpinLockRelease(&st->mutex);
-			if (st == req)
+			if (req != NULL && !req->dropped)
 			{
 				adv = true;
-				e.ms = Max(e.ms, (uint64) req_floor);
-				req_e = e;		/* the key it had, read under its mutex */
+				e.ms = Max(e.ms, (uint64) req->floor);
+				req->e = e;		/* the key it had, read under its mutex */
+				live++;
 			}
 			if (!adv || (int64) e.ms <= global)
 				continue;
 			appendBinaryStringInfo(&buf, line, (int) ulid_floor_format_entry(&e, line));
 		}
 	}
-	if (asked && req == NULL &&
+	if (n > 0 && live == 0 &&
 		global <= (int64) pg_atomic_read_u64(&hdr->durable_ms))
 	{
 		pfree(buf.data);
-		return false;			/* req gave way: no floor to raise */
+		pfree(req_of);
+		return false;			/* every req gave way: no floor to raise */
 	}
 
 	/*
@@ -232,30 +282,45 @@ write_floors(UlidSharedHeader *hdr, int64 global, UlidGenState *req,
 	if (ulid_wal_logging())
 	{
 		int64		old = (int64) pg_atomic_read_u64(&hdr->durable_ms);
+		int64		g = global > old ? global : 0;
 
-		if (req != NULL)
-			ulid_wal_log_floor(global > old ? global : 0, req_e.kind, req_e.key, req_floor);
-		else if (global > old)
-			ulid_wal_log_floor(global, 0, NULL, 0);
+		for (int r = 0; r < n; r++)
+		{
+			if (reqs[r].dropped)
+				continue;
+			ulid_wal_log_floor(g, reqs[r].e.kind, reqs[r].e.key, reqs[r].floor);
+			g = 0;				/* logged once */
+		}
+		if (g > 0)
+			ulid_wal_log_floor(g, 0, NULL, 0);
 	}
 	done = ulid_floor_file_write(buf.data, buf.len, elevel);
 	pfree(buf.data);
+	if (done)
+		elog(DEBUG1, "ulid restart floor file written: floor " INT64_FORMAT ", %d own floors raised",
+			 global, live);
 	if (!done)
+	{
+		if (req_of)
+			pfree(req_of);
 		return false;
+	}
 
 	if (global > (int64) pg_atomic_read_u64(&hdr->durable_ms))
 		pg_atomic_write_u64(&hdr->durable_ms, (uint64) global);
-	for (uint32 i = 0; i < hdr->nused && (hdr->nadvanced > 0 || req != NULL); i++)
+	for (uint32 i = 0; i < nused && (hdr->nadvanced > 0 || n > 0); i++)
 	{
 		UlidGenState *st = SLOT(hdr, i);
+		FloorReq   *req = req_of != NULL && req_of[i] >= 0 ? &reqs[req_of[i]] : NULL;
 
 		SpinLockAcquire(&st->mutex);
-		if (st == req && !ulid_state_stale(st, req_inc))
+		if (req != NULL && !req->dropped && !ulid_state_stale(st, req->inc))
 		{
 			if (!st->advanced)
 				hdr->nadvanced++;
 			st->advanced = true;
-			st->own_floor = Max(st->own_floor, req_floor);
+			st->own_floor = Max(st->own_floor, req->floor);
+			req->done = true;
 		}
 		if (st->advanced && st->own_floor <= global)
 		{
@@ -266,17 +331,23 @@ write_floors(UlidSharedHeader *hdr, int64 global, UlidGenState *req,
 		}
 		SpinLockRelease(&st->mutex);
 	}
+	if (req_of)
+		pfree(req_of);
 	return true;
 }
 
 void
-ulid_floor_reserve(UlidGenState *st, uint32 incarnation, int64 ms, bool own,
-				   bool wait)
+ulid_floor_reserve(UlidGenState *st, uint32 incarnation, int64 ms, int64 ref,
+				   bool own, bool wait)
 {
 	UlidSharedHeader *hdr = ulid_shared_get();
 
-	/* the floor is far enough when it exceeds ms (wait) or ms + reserve/2 */
-	int64		needed = wait ? ms : ms + ULID_FLOOR_RESERVE_MS / 2;
+	/*
+	 * The floor is far enough when it exceeds ms (wait), or lies half a
+	 * reservation beyond where the state stands: ms for an advanced state,
+	 * ref (the clock it follows) for the server-wide floor.
+	 */
+	int64		needed = wait ? ms : (own ? ms : ref) + ULID_FLOOR_RESERVE_MS / 2;
 
 	check_damaged(hdr);
 	if (ulid_wal_logging())
@@ -288,17 +359,32 @@ ulid_floor_reserve(UlidGenState *st, uint32 incarnation, int64 ms, bool own,
 	/* this backend is the writer */
 	PG_TRY();
 	{
-		if (floor_of(hdr, st, incarnation, own) <= needed)
+		if (floor_of(hdr, st, incarnation, own) <= needed &&
+			pg_atomic_read_u32(&hdr->lowerings) == checked_lowerings)
 		{
 			int64		durable = (int64) pg_atomic_read_u64(&hdr->durable_ms);
 
 			if (own)
-				(void) write_floors(hdr, durable, st, incarnation,
-									ms + ULID_FLOOR_RESERVE_MS,
-									wait ? ERROR : WARNING);
+			{
+				FloorReq	req = {.st = st,.inc = incarnation,
+				.floor = ms + ULID_FLOOR_RESERVE_MS};
+
+				(void) write_floors(hdr, durable, &req, 1, wait ? ERROR : WARNING);
+			}
 			else
-				(void) write_floors(hdr, ms + ULID_FLOOR_RESERVE_MS, NULL, 0, 0,
-									wait ? ERROR : WARNING);
+			{
+				/*
+				 * A reservation from the clock the state follows, not from
+				 * its id: an id borrowed ahead of the clock (a coarse tick)
+				 * moves the floor only past itself.  So the server-wide
+				 * floor, where every state starts after a restart, lies at
+				 * most a reservation ahead of the clock, or just past an id
+				 * issued further ahead from a floor (SPEC section 5: the
+				 * restart floor follows ids issued on the clock).
+				 */
+				(void) write_floors(hdr, Max(ms + 1, ref + ULID_FLOOR_RESERVE_MS),
+									NULL, 0, wait ? ERROR : WARNING);
+			}
 		}
 	}
 	PG_FINALLY();
@@ -306,6 +392,193 @@ ulid_floor_reserve(UlidGenState *st, uint32 incarnation, int64 ms, bool own,
 		pg_atomic_exchange_u32(&hdr->writing, 0);
 	}
 	PG_END_TRY();
+}
+
+/* Order advances by key, then by their words (the largest last). */
+static int
+advance_cmp(const void *a, const void *b)
+{
+	const UlidAdvance *x = (const UlidAdvance *) a;
+	const UlidAdvance *y = (const UlidAdvance *) b;
+	int			c;
+
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	c = memcmp(x->key, y->key, ULID_STATE_KEY_BYTES);
+	if (c != 0)
+		return c;
+	for (int i = 0; i < ULID_STATE_WORDS; i++)
+		if (x->word[i] != y->word[i])
+			return x->word[i] < y->word[i] ? -1 : 1;
+	return 0;
+}
+
+/* Under st->mutex: do st's words lie below w (so an advance moves it)? */
+static inline bool
+words_below(const UlidGenState *st, const uint64 *w)
+{
+	if (!st->valid)
+		return true;
+	for (int i = 0; i < ULID_STATE_WORDS; i++)
+		if (st->word[i] != w[i])
+			return st->word[i] < w[i];
+	return false;
+}
+
+/*
+ * One round of ulid_advance_states(), holding the writer's lock: the
+ * requests that still move are written (all, or none when they would make
+ * more states advanced than ulid_advanced_max(): then the number they would
+ * add is returned) and moved to their ids.  *nreq becomes the number of
+ * those that gave way before being marked, moved to the front for the next
+ * round.
+ */
+static uint32
+advance_round(UlidSharedHeader *hdr, FloorReq *reqs, UlidAdvance **of, int *nreq)
+{
+	uint32		more = 0;
+	int			keep = 0;
+	int			left = 0;
+	int64		now;
+
+	/* what moves: a state already at or above its id is left alone */
+	for (int r = 0; r < *nreq; r++)
+	{
+		UlidGenState *st = reqs[r].st;
+		bool		moves;
+		bool		fresh;
+
+		SpinLockAcquire(&st->mutex);
+		moves = ulid_state_stale(st, reqs[r].inc) || words_below(st, of[r]->word);
+		fresh = moves && !st->advanced;
+		SpinLockRelease(&st->mutex);
+		if (!moves)
+			continue;
+		more += fresh;
+		reqs[keep] = reqs[r];
+		of[keep] = of[r];
+		keep++;
+	}
+
+	/* all or nothing: room for every new advance, or none is made */
+	if (hdr->nadvanced + more > ulid_advanced_max(hdr))
+		return more;
+	*nreq = 0;
+	if (keep == 0)
+		return 0;
+	(void) write_floors(hdr, (int64) pg_atomic_read_u64(&hdr->durable_ms),
+						reqs, keep, ERROR);
+
+	/* each state written and marked moves to its id at once */
+	now = ulid_clock_now_ms();
+	for (int r = 0; r < keep; r++)
+	{
+		UlidGenState *st = reqs[r].st;
+		const UlidAdvance *a = of[r];
+
+		if (!reqs[r].done)
+		{
+			reqs[left] = reqs[r];
+			of[left] = of[r];
+			left++;
+			continue;
+		}
+		SpinLockAcquire(&st->mutex);
+		if (!ulid_state_stale(st, reqs[r].inc) && words_below(st, a->word))
+		{
+			/* what it issued before the advance stays below a reset */
+			if (st->valid)
+				st->pre_advance_ms = Max(st->pre_advance_ms, st->last_ms + 1);
+			memcpy(st->word, a->word, sizeof(st->word));
+			st->valid = true;
+			/* issued from at once, as far ahead as the advance put it */
+			st->lead_ms = Max(a->ms - now, 0);
+			st->ahead = st->lead_ms > 0;
+			st->ahead_logged = false;
+			st->last_ms = Max(st->last_ms, a->ms);
+		}
+		SpinLockRelease(&st->mutex);
+	}
+	*nreq = left;
+	return 0;
+}
+
+/* advance_round() under the writer's lock, released on any error */
+static uint32
+advance_round_locked(UlidSharedHeader *hdr, FloorReq *reqs, UlidAdvance **of,
+					 int *nreq)
+{
+	volatile uint32 refused = 0;
+
+	(void) acquire_writing(hdr, true, NULL, 0, false, 0);
+	PG_TRY();
+	{
+		refused = advance_round(hdr, reqs, of, nreq);
+	}
+	PG_FINALLY();
+	{
+		pg_atomic_exchange_u32(&hdr->writing, 0);
+	}
+	PG_END_TRY();
+	return refused;
+}
+
+void
+ulid_advance_states(UlidAdvance *adv, int n)
+{
+	UlidSharedHeader *hdr = ulid_shared_get();
+	FloorReq   *reqs;
+	UlidAdvance **of;
+	int			nreq = 0;
+
+	check_damaged(hdr);
+	if (n == 0)
+		return;
+
+	/* one request per state: the largest id asked for each key */
+	qsort(adv, n, sizeof(UlidAdvance), advance_cmp);
+	reqs = palloc0(n * sizeof(FloorReq));
+	of = palloc(n * sizeof(UlidAdvance *));
+	for (int i = 0; i < n; i++)
+	{
+		if (i + 1 < n && adv[i].kind == adv[i + 1].kind &&
+			memcmp(adv[i].key, adv[i + 1].key, ULID_STATE_KEY_BYTES) == 0)
+			continue;			/* a larger one of the same key follows */
+		of[nreq] = &adv[i];
+		reqs[nreq].st = ulid_state_get(adv[i].kind, adv[i].key, &reqs[nreq].inc);
+		reqs[nreq].floor = adv[i].ms + ULID_FLOOR_RESERVE_MS;
+		reqs[nreq].advance = true;
+		nreq++;
+	}
+	if (ulid_wal_logging())
+		ulid_wal_prepare();
+
+	/*
+	 * Rounds: a state that gave way between being found and being marked
+	 * (only one not advanced yet can) is found again and done in the next.
+	 */
+	while (nreq > 0)
+	{
+		uint32		refused = advance_round_locked(hdr, reqs, of, &nreq);
+
+		if (refused)
+			ereport(ERROR,
+					(errcode(ERRCODE_CONFIGURATION_LIMIT_EXCEEDED),
+					 errmsg("advancing %u more ulid generator states would make more than %u of the %u advanced",
+							refused, ulid_advanced_max(hdr), hdr->capacity),
+					 errdetail("%u states are advanced now. An advanced state keeps its floor and never gives way, so advances may fill at most a quarter of the table (ulid.max_generator_states): the rest is kept for every role's generators. Nothing was advanced.",
+							   hdr->nadvanced),
+					 errhint("Undo advances that are no longer needed with snowflake_reset() or cosid80_reset(), or raise ulid.max_generator_states in postgresql.conf and restart the server.")));
+
+		/* gave way meanwhile: found again, done in the next round */
+		for (int r = 0; r < nreq; r++)
+		{
+			CHECK_FOR_INTERRUPTS();
+			reqs[r].st = ulid_state_get(of[r]->kind, of[r]->key, &reqs[r].inc);
+		}
+	}
+	pfree(reqs);
+	pfree(of);
 }
 
 /*
@@ -322,6 +595,10 @@ forget_advance(UlidSharedHeader *hdr, UlidGenState *st)
 	st->valid = false;
 	memset(st->word, 0, sizeof(st->word));
 	st->base_ms = st->pre_advance_ms;
+	st->trusted_ms = Min(st->trusted_ms, st->base_ms);
+	st->lead_ms = 0;
+	/* what it issued since the advance is given up (the WARNING says so) */
+	st->last_ms = Min(st->last_ms, st->base_ms - 1);
 	hdr->nadvanced--;
 }
 
@@ -353,7 +630,7 @@ ulid_state_reset(UlidGenState *st, uint32 incarnation, int64 *own_floor)
 			ulid_wal_log_reset(kind, key);
 		if (was)
 			(void) write_floors(hdr, (int64) pg_atomic_read_u64(&hdr->durable_ms),
-								NULL, 0, 0, ERROR);
+								NULL, 0, ERROR);
 	}
 	PG_FINALLY();
 	{
@@ -384,7 +661,7 @@ ulid_floor_replay(int64 global, uint32 kind, const uint8 *key, int64 own)
 	{
 		int64		durable = (int64) pg_atomic_read_u64(&hdr->durable_ms);
 		UlidGenState *req = NULL;
-		uint32		req_inc = 0;
+		FloorReq	r = {0};
 
 		SpinLockAcquire(&hdr->table_lock);
 		hdr->start_ms = Max(hdr->start_ms, global);
@@ -398,6 +675,7 @@ ulid_floor_replay(int64 global, uint32 kind, const uint8 *key, int64 own)
 
 			SpinLockAcquire(&st->mutex);
 			st->base_ms = Max(st->base_ms, global);
+			st->trusted_ms = Max(st->trusted_ms, global);
 			st->pre_advance_ms = Max(st->pre_advance_ms, global);
 			SpinLockRelease(&st->mutex);
 		}
@@ -405,11 +683,15 @@ ulid_floor_replay(int64 global, uint32 kind, const uint8 *key, int64 own)
 		{
 			SpinLockAcquire(&req->mutex);
 			req->base_ms = Max(req->base_ms, own);
-			req_inc = req->incarnation;
+			req->trusted_ms = Max(req->trusted_ms, own);
+			r.st = req;
+			r.inc = req->incarnation;
+			r.floor = own;
+			r.advance = true;
 			SpinLockRelease(&req->mutex);
 		}
 		if (!hdr->damaged)
-			(void) write_floors(hdr, Max(durable, global), req, req_inc, own,
+			(void) write_floors(hdr, Max(durable, global), &r, req != NULL ? 1 : 0,
 								WARNING);
 		else
 		{
@@ -465,7 +747,7 @@ ulid_floor_replay_reset(uint32 kind, const uint8 *key)
 		}
 		if (was && !hdr->damaged)
 			(void) write_floors(hdr, (int64) pg_atomic_read_u64(&hdr->durable_ms),
-								NULL, 0, 0, WARNING);
+								NULL, 0, WARNING);
 	}
 	PG_FINALLY();
 	{
@@ -482,18 +764,25 @@ ulid_advance_detail(int64 own_floor, const char *reset_call)
 }
 
 /*
- * ulid_floor_repair(above): rewrite the floor file so that every generator
- * issues above `above`, and let the generators issue again.
+ * ulid_floor_repair(above [, lower]): rewrite the floor file so that every
+ * generator issues above `above`, and let the generators issue again.
+ * Without lower it only raises floors (a floor already above `above`
+ * stays, and the NOTICE says so); with lower every floor, the states' own
+ * and their gone floors included, drops to `above`, with a WARNING naming
+ * the guarantee this gives up.
  */
 PG_FUNCTION_INFO_V1(ulid_floor_repair);
 Datum
 ulid_floor_repair(PG_FUNCTION_ARGS)
 {
 	TimestampTz above = PG_GETARG_TIMESTAMPTZ(0);
+	bool		lower = PG_NARGS() > 1 && !PG_ARGISNULL(1) && PG_GETARG_BOOL(1);
 	UlidSharedHeader *hdr;
 	int64		above_ms;
 	int64		floor;
 	volatile bool was_damaged = false;
+	volatile int64 old_global = 0;
+	volatile int64 new_global = 0;
 	const char *volatile removed = NULL;
 
 	ulid_require_superuser("repair the ulid restart floor");
@@ -507,23 +796,39 @@ ulid_floor_repair(PG_FUNCTION_ARGS)
 	PG_TRY();
 	{
 		int64		durable = (int64) pg_atomic_read_u64(&hdr->durable_ms);
-		int64		global = Max(durable, floor + ULID_FLOOR_RESERVE_MS);
+		int64		global;
 
-		/* first every state's base, then the floor that lets them issue */
-		SpinLockAcquire(&hdr->table_lock);
-		hdr->start_ms = Max(hdr->start_ms, floor);
-		SpinLockRelease(&hdr->table_lock);
-		for (uint32 i = 0; i < hdr->nused; i++)
+		old_global = durable;
+		if (lower)
 		{
-			UlidGenState *st = SLOT(hdr, i);
-
-			SpinLockAcquire(&st->mutex);
-			st->base_ms = Max(st->base_ms, floor);
-			st->pre_advance_ms = Max(st->pre_advance_ms, floor);
-			SpinLockRelease(&st->mutex);
+			global = floor + ULID_FLOOR_RESERVE_MS;
+			if (ulid_wal_logging())
+				ulid_wal_log_lower(global);
+			ulid_state_table_lower(hdr, floor);
+			pg_atomic_write_u64(&hdr->durable_ms, 0);	/* written below */
 		}
+		else
+		{
+			global = Max(durable, floor + ULID_FLOOR_RESERVE_MS);
+
+			/* first every state's base, then the floor that lets them issue */
+			SpinLockAcquire(&hdr->table_lock);
+			hdr->start_ms = Max(hdr->start_ms, floor);
+			SpinLockRelease(&hdr->table_lock);
+			for (uint32 i = 0; i < hdr->nused; i++)
+			{
+				UlidGenState *st = SLOT(hdr, i);
+
+				SpinLockAcquire(&st->mutex);
+				st->base_ms = Max(st->base_ms, floor);
+				st->trusted_ms = Max(st->trusted_ms, floor);
+				st->pre_advance_ms = Max(st->pre_advance_ms, floor);
+				SpinLockRelease(&st->mutex);
+			}
+		}
+		new_global = global;
 		removed = ulid_floor_file_clear();
-		(void) write_floors(hdr, global, NULL, 0, 0, ERROR);
+		(void) write_floors(hdr, global, NULL, 0, ERROR);
 		pg_memory_barrier();
 		was_damaged = hdr->damaged;
 		hdr->damaged = false;
@@ -534,11 +839,54 @@ ulid_floor_repair(PG_FUNCTION_ARGS)
 	}
 	PG_END_TRY();
 
-	ereport(NOTICE,
-			(errmsg("ulid restart floor file \"%s\" rewritten: every generator issues above %s",
-					ulid_floor_file_path(), ulid_iso_or_ms(above_ms)),
-			 removed ? errdetail("The repair removed %s that stood in its place%s.", removed,
-								 was_damaged ? "; gen_monotonic_ulid() and snowflake_next() issue ids again" : "") :
-			 was_damaged ? errdetail("The damaged file was replaced; gen_monotonic_ulid() and snowflake_next() issue ids again.") : 0));
+	if (lower && old_global > new_global)
+		ereport(WARNING,
+				(errmsg("ulid restart floor lowered from %s to %s",
+						ulid_iso_or_ms(old_global), ulid_iso_or_ms(above_ms)),
+				 errdetail("Every generator issues from the clock again, or from %s while the clock is before it. The guarantee that no id repeats one issued before is dropped for ids issued after that time: if any exist (stored or handed out), new ones may repeat them, and stored ones sort after new ones until the clock passes them.",
+						   ulid_iso_or_ms(above_ms)),
+				 errhint("Lower a floor only when no id was issued past the time you give (a clock that jumped ahead, a floor file copied from elsewhere); otherwise give the largest stored id's time.")));
+	if (!lower && old_global > floor + ULID_FLOOR_RESERVE_MS)
+		ereport(NOTICE,
+				(errmsg("ulid restart floor file \"%s\" rewritten: its floor stays at %s, above %s",
+						ulid_floor_file_path(), ulid_iso_or_ms(old_global), ulid_iso_or_ms(above_ms)),
+				 removed ? errdetail("The repair removed %s that stood in its place. A repair raises floors and never lowers one: the generators go on above the floor the file had.", removed) :
+				 errdetail("A repair raises floors and never lowers one: the generators go on above the floor the file had."),
+				 errhint("If no id was issued that late (a clock that jumped ahead, a file copied from elsewhere), lower it on purpose: SELECT ulid_floor_repair(now(), lower => true);")));
+	else
+		ereport(NOTICE,
+				(errmsg("ulid restart floor file \"%s\" rewritten: every generator issues above %s",
+						ulid_floor_file_path(), ulid_iso_or_ms(above_ms)),
+				 removed ? errdetail("The repair removed %s that stood in its place%s.", removed,
+									 was_damaged ? "; gen_monotonic_ulid() and snowflake_next() issue ids again" : "") :
+				 was_damaged ? errdetail("The damaged file was replaced; gen_monotonic_ulid() and snowflake_next() issue ids again.") : 0));
 	PG_RETURN_VOID();
+}
+
+/*
+ * A lowering replayed from WAL: the standby's floors drop with the
+ * primary's, so that a promotion issues from the primary's time.
+ */
+void
+ulid_floor_replay_lower(int64 global)
+{
+	UlidSharedHeader *hdr = ulid_shared;
+
+	if (hdr == NULL)
+		return;
+	(void) acquire_writing(hdr, true, NULL, 0, false, 0);
+	PG_TRY();
+	{
+		ulid_state_table_lower(hdr, global - ULID_FLOOR_RESERVE_MS);
+		pg_atomic_write_u64(&hdr->durable_ms, 0);
+		if (!hdr->damaged)
+			(void) write_floors(hdr, global, NULL, 0, WARNING);
+		else
+			pg_atomic_write_u64(&hdr->durable_ms, (uint64) global);
+	}
+	PG_FINALLY();
+	{
+		pg_atomic_exchange_u32(&hdr->writing, 0);
+	}
+	PG_END_TRY();
 }

@@ -17,12 +17,12 @@
  *	 - the clock, ulid_clock_now_ms() (clock.c);
  *	 - the floor: before it issues an id on Unix millisecond ms it asks
  *	   ulid_floor_check() inside its spinlock, and when told so calls
- *	   ulid_floor_reserve() after releasing it.  ms is the last millisecond
- *	   the id's time can stand for: for a tick of several milliseconds
- *	   (Snowflake's 10 ms, 256 ms, 1 s units), the tick's last one.  A fresh
- *	   start (a new tick or millisecond) never lies below the state's
- *	   base_ms; after a restart or giving way base_ms lies beyond every tick
- *	   the key issued before.
+ *	   ulid_floor_reserve() after releasing it.  ms is where the id's tick
+ *	   starts: for a tick of several milliseconds (Snowflake's 10 ms, 256 ms,
+ *	   1 s units), its first one.  A fresh start (a new tick or millisecond)
+ *	   lies on the first tick that starts at or after the state's base_ms;
+ *	   after a restart or giving way base_ms lies beyond the start of every
+ *	   tick the key issued before.
  *
  * The issuing loop, for every generator:
  *
@@ -34,13 +34,13 @@
  *				(release, look the state up again, continue)
  *			(compute the next id from st->word[], now and st->base_ms;
  *			 ms = its last ms)
- *			chk = ulid_floor_check(st, ms, now, &own);
+ *			chk = ulid_floor_check(st, ms, now, ref, &own);
  *			if (chk != ULID_FLOOR_BLOCKED)
  *				(store the id in st->word[], ulid_state_issued(st, ms))
  *			SpinLockRelease(&st->mutex);
  *			if (chk == ULID_FLOOR_OK)
  *				break;
- *			ulid_floor_reserve(st, inc, ms, own, chk == ULID_FLOOR_BLOCKED);
+ *			ulid_floor_reserve(st, inc, ms, ref, own, chk == ULID_FLOOR_BLOCKED);
  *			if (chk == ULID_FLOOR_REFRESH)
  *				break;
  *		}
@@ -92,25 +92,55 @@ ulid_floor_clear(int64 ms, int64 durable)
 }
 
 /*
- * Under st->mutex: may an id of st whose time reaches Unix millisecond ms
- * be issued now (the clock reading now)?  *own tells which floor must move:
- * the state's own (an advanced state issuing ahead of the clock) or the
- * server-wide one.  One atomic read on the common path.
+ * Under st->mutex: may an id of st on Unix millisecond ms (its tick's
+ * start) be issued now (the clock reading now; ref the clock the state
+ * follows: now, or ahead of it by the lead a floor gave it)?  *own tells
+ * which floor must move: the state's own (an advanced state issuing ahead
+ * of the clock) or the server-wide one.  One atomic read on the common
+ * path.
  */
 extern UlidFloorCheck ulid_floor_check(const UlidGenState *st, int64 ms,
-									   int64 now, bool *own);
+									   int64 now, int64 ref, bool *own);
 
 /*
  * Outside any spinlock: make the floor (st's own when own, else the
  * server-wide one) exceed ms, by writing the floor file if nobody else is.
- * With wait, return only once it does (ERROR if the file cannot be written
- * or is damaged); without, do nothing when another backend is writing, and
- * only WARN if the write fails.  With own, st becomes advanced, unless it
- * gave way since the caller found it with incarnation (then nothing is
- * done for it: the caller sees the state stale under its mutex next).
+ * ref is the clock the state follows (the clock, plus st->lead_ms read
+ * under its mutex): the server-wide floor is reserved a reservation ahead
+ * of ref, not of ms, so an id borrowed ahead of the clock moves it only
+ * past itself.  With wait, return only once it does (ERROR if the file
+ * cannot be written or is damaged); without, do nothing when another
+ * backend is writing, and only WARN if the write fails.  With own, st's
+ * own floor rises (if it is still advanced: a reset may have dropped it).
  */
 extern void ulid_floor_reserve(UlidGenState *st, uint32 incarnation, int64 ms,
-							   bool own, bool wait);
+							   int64 ref, bool own, bool wait);
+
+/*
+ * An advance of one state (snowflake_advance(), cosid80_advance(),
+ * ulid_monotonic_advance(), ulid_advance_from_tables()): the state of
+ * (kind, key) moves to word[] (its generator's words for the id advanced
+ * to: the next id lies above it), which lies on Unix millisecond ms (its
+ * tick's start), unless it is there or beyond already.
+ */
+typedef struct UlidAdvance
+{
+	UlidStateKind kind;
+	uint8		key[ULID_STATE_KEY_BYTES];
+	uint64		word[ULID_STATE_WORDS];
+	int64		ms;
+} UlidAdvance;
+
+/*
+ * Make every advance of adv[] (n of them; reordered) at once: one floor
+ * file write and the WAL records of their own floors, then each state
+ * issues from its id, ahead of the clock if that is where it lies (SPEC
+ * section 5, the advance rule).  All or nothing: ERROR 53400 (nothing
+ * advanced) when the states it would newly advance exceed
+ * ulid_advanced_max(); any other error (the file cannot be written, it is
+ * damaged) advances none.  The caller checks for a superuser.
+ */
+extern void ulid_advance_states(UlidAdvance *adv, int n);
 
 /*
  * Undo an advance of st: it forgets its own floor and its words, and goes

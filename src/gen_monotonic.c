@@ -26,6 +26,7 @@
  */
 #include "ulid.h"
 
+#include "advance.h"
 #include "gen.h"
 #include "floors.h"
 #include "modules.h"
@@ -157,7 +158,7 @@ issue(UlidGenState *st, uint64 step, pg_ulid_t *u)
 			SpinLockRelease(&st->mutex);
 			report_exhausted(advanced, own_floor);
 		}
-		chk = ulid_floor_check(st, ms, now, &own);
+		chk = ulid_floor_check(st, ms, now, now, &own);
 		if (chk == ULID_FLOOR_BLOCKED)
 			st->waits++;
 		else
@@ -172,7 +173,7 @@ issue(UlidGenState *st, uint64 step, pg_ulid_t *u)
 
 		if (likely(chk == ULID_FLOOR_OK))
 			break;
-		ulid_floor_reserve(st, monotonic_incarnation, ms, own,
+		ulid_floor_reserve(st, monotonic_incarnation, ms, now, own,
 						   chk == ULID_FLOOR_BLOCKED);
 		if (chk == ULID_FLOOR_REFRESH)
 			break;
@@ -238,6 +239,16 @@ gen_monotonic_ulid(PG_FUNCTION_ARGS)
 	return issue(st, step, u);
 }
 
+void
+ulid_monotonic_advance_of(const uint8 *bytes, UlidAdvance *adv)
+{
+	memset(adv, 0, sizeof(*adv));
+	adv->kind = ULID_STATE_MONOTONIC_ULID;
+	adv->word[W_HI] = ulid_load_be64(bytes);
+	adv->word[W_LO] = ulid_load_be64(bytes + 8);
+	adv->ms = (int64) (adv->word[W_HI] >> 16);
+}
+
 /*
  * ulid_monotonic_advance(ulid): make every later gen_monotonic_ulid() value
  * greater than the argument (after restoring a dump, moving servers, a
@@ -250,39 +261,12 @@ Datum
 ulid_monotonic_advance(PG_FUNCTION_ARGS)
 {
 	pg_ulid_t  *target = PG_GETARG_ULID_P(0);
-	uint64		thi = ulid_load_be64(target->data);
-	uint64		tlo = ulid_load_be64(target->data + 8);
-	int64		tms = (int64) (thi >> 16);
-	UlidGenState *st;
+	UlidAdvance adv;
 
 	ulid_require_superuser("advance gen_monotonic_ulid()");
-	ulid_warn_far_ahead(tms, "ulid_monotonic_advance()");
-	st = get_state();
-
-	/* nothing to do when the state is already above the argument */
-	SpinLockAcquire(&st->mutex);
-	if (st->valid && (thi < st->word[W_HI] || (thi == st->word[W_HI] && tlo <= st->word[W_LO])))
-	{
-		SpinLockRelease(&st->mutex);
-		PG_RETURN_VOID();
-	}
-	SpinLockRelease(&st->mutex);
-
-	ulid_floor_reserve(st, monotonic_incarnation, tms, true, true);
-
-	SpinLockAcquire(&st->mutex);
-	if (!st->valid || thi > st->word[W_HI] ||
-		(thi == st->word[W_HI] && tlo > st->word[W_LO]))
-	{
-		/* what it issued before the advance stays below a reset */
-		if (st->valid)
-			st->pre_advance_ms = Max(st->pre_advance_ms, st->last_ms + 1);
-		st->word[W_HI] = thi;
-		st->word[W_LO] = tlo;
-		st->valid = true;
-		st->last_ms = Max(st->last_ms, tms);
-	}
-	SpinLockRelease(&st->mutex);
+	ulid_monotonic_advance_of(target->data, &adv);
+	ulid_warn_far_ahead(adv.ms, "ulid_monotonic_advance()");
+	ulid_advance_states(&adv, 1);
 	PG_RETURN_VOID();
 }
 

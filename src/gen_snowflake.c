@@ -375,7 +375,8 @@ sf_next_parts(sf_site *site, const sfl_layout *l, uint32 version, int kind_,
 	for (;;)
 	{
 		int64		now = ulid_clock_now_ms();
-		int64		eff;
+		int64		base;
+		int64		ref;
 		int64		now_tick = 0;
 		int64		tick = 0;
 		uint64		seq = 0;
@@ -384,68 +385,115 @@ sf_next_parts(sf_site *site, const sfl_layout *l, uint32 version, int kind_,
 		int64		ms = 0;
 		next_action action;
 		bool		own = false;
-		int			lead = -1;	/* a new tick: 1 from a floor, 0 the clock */
+		int64		lead = -1;	/* a fresh start: how far a floor puts it
+								 * ahead of the clock (0: on the clock) */
 		bool		log_ahead = false;
 		UlidFloorCheck chk = ULID_FLOOR_OK;
 
 		SpinLockAcquire(&st->mutex);
-		/* the clock, or the state's base while that lies ahead */
-		eff = Max(now, st->base_ms);
+		base = st->base_ms;
+		/* the clock this state follows: ahead by what a floor gave it */
+		ref = now + st->lead_ms;
 		if (ulid_state_stale(st, inc))
 			action = STALE;
-		else if (unlikely(eff < l->epoch_ms ||
-						  (now_tick = (eff - l->epoch_ms) / unit_ms) < first))
+		else if (unlikely(Max(now, base) < l->epoch_ms))
 			action = FAIL_START;
-		else if (!st->valid || now_tick > (int64) st->word[W_TICK])
-		{
-			/* a tick later than the last one: start it */
-			tick = now_tick;
-			seq = sfl_seq_start(l, st->valid ? st->word[W_SEQ] : max_seq, random);
-			action = tick > last ? FAIL_END : ISSUE;
-			/* from a floor ahead of the clock, or from the clock */
-			lead = eff > now;
-		}
 		else
 		{
-			int64		lt = (int64) st->word[W_TICK];
+			int64		start_tick;
 
-			last_start = tick_start(l, unit_ms, lt);
-			if (unlikely(st->word[W_SEQ] >= max_seq && lt >= last))
-				action = FAIL_END;	/* whatever the clock says */
-			else if (unlikely(last_start - eff > allowance) && likely(!st->ahead))
+			now_tick = now >= l->epoch_ms ? (now - l->epoch_ms) / unit_ms : -1;
+			start_tick = now_tick;
+			if (unlikely(base > now))
 			{
-				/* the clock stepped back: wait for it, or fail */
-				action = last_start - now > clock_wait_ms ? FAIL_BEHIND : WAIT;
-				target = last_start - allowance;
+				/* the first tick that starts at or after the base */
+				int64		base_tick = (base - l->epoch_ms + unit_ms - 1) / unit_ms;
+
+				start_tick = Max(now_tick, base_tick);
 			}
-			else if (likely(st->word[W_SEQ] < max_seq))
+			if (unlikely(start_tick < first))
+				action = FAIL_START;
+			else if (!st->valid || start_tick > (int64) st->word[W_TICK])
 			{
-				tick = lt;
-				seq = st->word[W_SEQ] + 1;
-				action = ISSUE;
+				int64		start;
+
+				/* a tick later than the last one: start it */
+				tick = start_tick;
+				seq = sfl_seq_start(l, st->valid ? st->word[W_SEQ] : max_seq, random);
+				start = tick_start(l, unit_ms, tick);
+				action = tick > last ? FAIL_END : ISSUE;
+				if (likely(start <= now))
+					lead = 0;	/* from the clock */
+				else if (start - unit_ms < st->trusted_ms)
+					lead = start - now; /* from a floor: run that far ahead */
+				else if (start - (now + st->lead_ms) <= allowance)
+				{
+					/*
+					 * A gone floor (state_table.c): within the allowance of
+					 * the clock, or of the lead the state that gave way had
+					 * from a floor (st->lead_ms, its bucket's), no further.
+					 */
+					lead = Max(Min(start - now, st->lead_ms), 0);
+				}
+				else if (action == ISSUE)
+				{
+					/*
+					 * Only a gone floor puts it further ahead: the clock
+					 * policy, so that giving way and coming back never
+					 * carries a state further ahead of the clock.
+					 */
+					target = start - allowance - st->lead_ms;
+					action = target - now > Max(clock_wait_ms, 2 * unit_ms) ? FAIL_BEHIND : WAIT;
+					last_start = start;
+				}
 			}
 			else
 			{
-				/*
-				 * The tick is exhausted: borrow the next one, or wait for
-				 * the clock (at most a tick, unless the base lies far ahead
-				 * of the clock: then the policy fails).
-				 */
-				tick = lt + 1;
-				seq = sfl_seq_start(l, max_seq, random);
-				target = tick_start(l, unit_ms, tick) - allowance;
-				if (eff >= target || st->ahead)
+				int64		lt = (int64) st->word[W_TICK];
+
+				last_start = tick_start(l, unit_ms, lt);
+				if (unlikely(st->word[W_SEQ] >= max_seq && lt >= last))
+					action = FAIL_END;	/* whatever the clock says */
+				else if (unlikely(last_start - ref > allowance))
+				{
+					/* the clock stepped back: wait for it, or fail */
+					action = last_start - ref > clock_wait_ms ? FAIL_BEHIND : WAIT;
+					target = last_start - allowance - st->lead_ms;
+				}
+				else if (likely(st->word[W_SEQ] < max_seq))
+				{
+					tick = lt;
+					seq = st->word[W_SEQ] + 1;
 					action = ISSUE;
+				}
 				else
-					action = target - now > Max(clock_wait_ms, unit_ms) ? FAIL_BEHIND : WAIT;
+				{
+					/*
+					 * The tick is exhausted: borrow the next one, or wait for
+					 * the clock (at most a tick, unless the clock stepped
+					 * further back: then the policy fails).
+					 */
+					tick = lt + 1;
+					seq = sfl_seq_start(l, max_seq, random);
+					target = tick_start(l, unit_ms, tick) - allowance;
+					if (ref >= target)
+						action = ISSUE;
+					else
+					{
+						action = target - ref > Max(clock_wait_ms, unit_ms) ? FAIL_BEHIND : WAIT;
+						target -= st->lead_ms;
+					}
+				}
 			}
 		}
 		if (likely(action == ISSUE))
 		{
 			int64		start = tick_start(l, unit_ms, tick);
 
-			ms = start + unit_ms - 1;	/* the tick's last millisecond */
-			chk = ulid_floor_check(st, ms, now, &own);
+			ms = start;			/* floors cover the tick's start */
+			if (lead >= 0)
+				ref = now + lead;
+			chk = ulid_floor_check(st, ms, now, ref, &own);
 			if (likely(chk != ULID_FLOOR_BLOCKED))
 			{
 				st->word[W_TICK] = (uint64) tick;
@@ -453,8 +501,9 @@ sf_next_parts(sf_site *site, const sfl_layout *l, uint32 version, int kind_,
 				ulid_state_issued(st, ms);
 				if (lead >= 0)
 				{
-					st->ahead = lead;
-					if (!lead)
+					st->lead_ms = lead;
+					st->ahead = lead > 0;
+					if (!st->ahead)
 						st->ahead_logged = false;	/* on the clock again */
 				}
 				if (start > now)
@@ -486,7 +535,7 @@ sf_next_parts(sf_site *site, const sfl_layout *l, uint32 version, int kind_,
 									gen_label(l, kind), node, tick_start(l, unit_ms, tick) - now),
 							 errdetail("Its ids go on from an advance, the restart floor or floors replayed from WAL, tick after tick, until the clock catches up; the view counts them as borrows. Logged once per state.")));
 				if (unlikely(chk != ULID_FLOOR_OK))
-					ulid_floor_reserve(st, inc, ms, own, chk == ULID_FLOOR_BLOCKED);
+					ulid_floor_reserve(st, inc, ms, ref, own, chk == ULID_FLOOR_BLOCKED);
 				if (likely(chk != ULID_FLOOR_BLOCKED))
 				{
 					*out_tick = tick;
@@ -580,32 +629,21 @@ snowflake_next_node(PG_FUNCTION_ARGS)
 }
 
 /*
- * snowflake_advance(layout, node, id): make every later id of (layout's
- * bits, node) greater than id, whichever node minted id (after restoring
- * ids, moving servers, a failover).  The state is moved to the largest
- * (tick, sequence) whose id on this node is at most id; its own floor is
- * persisted above that tick first, so the advance holds across restarts,
- * and no other state or generator is moved.  Never moves the state back.
+ * The advance that makes every later id of (kind, layout's bits, node)
+ * greater than id, whichever node minted id: the state moves to the
+ * largest (tick, sequence) whose id on node is at most id.  False when
+ * every id of node lies above id (nothing to advance).  ERROR 22003 when id
+ * is outside the layout.
  */
-PG_FUNCTION_INFO_V1(snowflake_advance);
-Datum
-snowflake_advance(PG_FUNCTION_ARGS)
+bool
+sf_advance_of(const sfl_layout *l, int kind, int64 node, int64 id,
+			  UlidAdvance *adv)
 {
-	const sfl_layout *l = sf_layout_arg(fcinfo, 0);
-	int64		node = PG_GETARG_INT64(1);
-	int64		id = PG_GETARG_INT64(2);
 	uint64		max_seq = sfl_max_seq(l);
-	sfl_parts	p;
-	int64		tick;
-	uint64		seq;
+	sfl_parts	p = sf_unpack(l, id);
+	int64		tick = p.tick;
+	uint64		seq = p.seq;
 
-	ulid_require_superuser("advance snowflake_next()");
-	check_node(l, node, false);
-	p = sf_unpack(l, id);
-
-	/* the largest (tick, seq) of this node whose id is at most id */
-	tick = p.tick;
-	seq = p.seq;
 	if ((uint64) node != p.node)
 	{
 		bool		above = (uint64) node > p.node;
@@ -629,74 +667,52 @@ snowflake_advance(PG_FUNCTION_ARGS)
 			}
 		}
 		if (tick < 0)
-			PG_RETURN_VOID();	/* every id of this node is above id */
+			return false;		/* every id of this node is above id */
 	}
-	sf_advance_to(l, ULID_STATE_SNOWFLAKE, node, tick, seq);
-	PG_RETURN_VOID();
+	sf_advance_at(l, kind, node, tick, seq, adv);
+	return true;
+}
+
+/* The advance that moves the state of (kind, layout, node) to (tick, seq). */
+void
+sf_advance_at(const sfl_layout *l, int kind, int64 node, int64 tick,
+			  uint64 seq, UlidAdvance *adv)
+{
+	sf_state_key key;
+
+	memset(adv, 0, sizeof(*adv));
+	sfl_layout_key(l, &key.bits);
+	key.node = node;
+	adv->kind = (UlidStateKind) kind;
+	memcpy(adv->key, &key, sizeof(key));
+	adv->word[W_TICK] = (uint64) tick;
+	adv->word[W_SEQ] = seq;
+	adv->ms = tick_start(l, sfl_unit_ms((sfl_unit) l->unit), tick);
 }
 
 /*
- * Move the state of (kind, layout, node) to (tick, seq) unless it is
- * already there or beyond; its own floor is persisted above that tick
- * first (snowflake_advance(), cosid80_advance()).
+ * snowflake_advance(layout, node, id): make every later id of (layout's
+ * bits, node) greater than id (after restoring ids, moving servers, a
+ * failover).  Its own floor is persisted above that tick first, so the
+ * advance holds across restarts, and no other state or generator is moved.
+ * Never moves the state back.
  */
-void
-sf_advance_to(const sfl_layout *l, int kind_, int64 node, int64 tick, uint64 seq)
+PG_FUNCTION_INFO_V1(snowflake_advance);
+Datum
+snowflake_advance(PG_FUNCTION_ARGS)
 {
-	UlidStateKind kind = (UlidStateKind) kind_;
-	int			unit_ms = sfl_unit_ms((sfl_unit) l->unit);
-	int64		ms;
-	UlidGenState *st;
-	uint32		inc;
+	const sfl_layout *l = sf_layout_arg(fcinfo, 0);
+	int64		node = PG_GETARG_INT64(1);
+	UlidAdvance adv;
 
-	ms = tick_start(l, unit_ms, tick) + unit_ms - 1;
-	ulid_warn_far_ahead(ms, kind == ULID_STATE_COSID80 ? "cosid80_advance()" : "snowflake_advance()");
-	st = get_state(l, kind, node, &inc, false);
-	for (;;)
+	ulid_require_superuser("advance snowflake_next()");
+	check_node(l, node, false);
+	if (sf_advance_of(l, ULID_STATE_SNOWFLAKE, node, PG_GETARG_INT64(2), &adv))
 	{
-		bool		moved = false;
-
-		SpinLockAcquire(&st->mutex);
-		if (ulid_state_stale(st, inc))
-		{
-			SpinLockRelease(&st->mutex);
-			st = get_state(l, kind, node, &inc, true);
-			continue;
-		}
-		if (st->valid && (tick < (int64) st->word[W_TICK] ||
-						  (tick == (int64) st->word[W_TICK] && seq <= st->word[W_SEQ])))
-		{
-			SpinLockRelease(&st->mutex);
-			return;	/* already above id */
-		}
-		SpinLockRelease(&st->mutex);
-
-		/* persist the state's own floor (it is never reclaimed after) */
-		ulid_floor_reserve(st, inc, ms, true, true);
-
-		SpinLockAcquire(&st->mutex);
-		if (!ulid_state_stale(st, inc))
-		{
-			moved = true;
-			if (!st->valid || tick > (int64) st->word[W_TICK] ||
-				(tick == (int64) st->word[W_TICK] && seq > st->word[W_SEQ]))
-			{
-				/* what it issued before the advance stays below a reset */
-				if (st->valid)
-					st->pre_advance_ms = Max(st->pre_advance_ms, st->last_ms + 1);
-				st->word[W_TICK] = (uint64) tick;
-				st->word[W_SEQ] = seq;
-				st->valid = true;
-				st->ahead = true;	/* issued from at once, whatever the clock */
-				st->ahead_logged = false;
-				st->last_ms = Max(st->last_ms, ms);
-			}
-		}
-		SpinLockRelease(&st->mutex);
-		if (moved)
-			return;
-		st = get_state(l, kind, node, &inc, true);	/* reclaimed meanwhile */
+		ulid_warn_far_ahead(adv.ms, "snowflake_advance()");
+		ulid_advance_states(&adv, 1);
 	}
+	PG_RETURN_VOID();
 }
 
 /*

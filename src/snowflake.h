@@ -118,15 +118,18 @@ typedef struct sf_site
  * sf_next_parts issues the next (tick, sequence) of (kind, layout's bits,
  * node) with every guarantee of snowflake_next(), caching in site what it
  * found (version: of l, constant for a layout that never changes);
- * sf_advance_to moves the
- * state to (tick, seq) unless it is beyond, persisting its own floor;
+ * sf_advance_of and sf_advance_at describe the advance (floors.h's
+ * UlidAdvance) to the largest id of node at most id, or to (tick, seq);
  * sf_reset_state undoes an advance with a WARNING (the callers check the
  * superuser and the node).
  */
 extern void sf_next_parts(sf_site *site, const sfl_layout *l, uint32 version,
 						  int kind, int64 node, int64 *tick, uint64 *seq);
-extern void sf_advance_to(const sfl_layout *l, int kind, int64 node,
-						  int64 tick, uint64 seq);
+struct UlidAdvance;
+extern bool sf_advance_of(const sfl_layout *l, int kind, int64 node, int64 id,
+						  struct UlidAdvance *adv);
+extern void sf_advance_at(const sfl_layout *l, int kind, int64 node,
+						  int64 tick, uint64 seq, struct UlidAdvance *adv);
 extern void sf_reset_state(const sfl_layout *l, int kind, int64 node);
 
 

@@ -31,13 +31,13 @@
  * created at startup and never given away, so that generator never fails
  * for want of a state.
  * Memory: a state takes 256 bytes (two of PostgreSQL's 128-byte cache
- * lines), plus 32 bytes of tables (two index entries of 4 bytes, two
- * role-table entries of 8 bytes, one 8-byte gone floor, the tables sized to
- * a power of two).  At the default 32,768 states that is 9 MiB (8 MiB of
- * states, 256 KiB of index, 512 KiB of role table, 256 KiB of gone floors;
- * pg_shmem_allocations shows 9,437,568 bytes with the header), on the
- * preload path and in the DSM segment alike; Instagram's 8,192 shards on one
- * server take 2.25 MiB.
+ * lines), plus 40 bytes of tables (two index entries of 4 bytes, two
+ * role-table entries of 8 bytes, a gone floor and its lead of 8 bytes each,
+ * the tables sized to a power of two).  At the default 32,768 states that
+ * is 9.25 MiB (8 MiB of states, 256 KiB of index, 512 KiB of role table,
+ * 512 KiB of gone floors and leads; pg_shmem_allocations shows 9,699,712
+ * bytes with the header), on the preload path and in the DSM segment
+ * alike; Instagram's 8,192 shards on one server take 2.3 MiB.
  *
  * CAPACITY AND QUOTAS
  * No number of roles can make another role's call fail for want of a
@@ -51,7 +51,9 @@
  *	  slot, or, when the table is full, the least recently used state gives
  *	  way, whatever its age and whoever created it.  Only slot 0 and the
  *	  states a superuser advanced (they keep their floors) never give way;
- *	  only a table holding nothing else refuses (53400, naming the advances).
+ *	  and advanced states fill at most a quarter of the table
+ *	  (ulid_advanced_max(): an advance beyond it is what refuses, 53400), so
+ *	  a full table always has a state that may give way.
  * Roles sharing one state (the same layout and node) share its capacity:
  * that is the state's nature, not a limit of the table.
  *
@@ -78,9 +80,13 @@
  *	3. Coming back: every new state starts at base_ms = max(start_ms, the
  *	   gone floor of its key's hash), so a key that gave way issues above
  *	   everything it issued before, whatever the clock does meanwhile (a
- *	   fresh start never lies below base_ms, and the generators issue from a
- *	   base ahead of the clock at once).  Keys sharing a gone floor only
- *	   start higher; a hot key that comes back starts on its next tick.
+ *	   fresh start never lies below base_ms).  Keys sharing a gone floor
+ *	   only start higher; a hot key that comes back starts on its next tick.
+ *	   A gone floor is not a floor that lets a state run ahead of the clock
+ *	   (trusted_ms keeps start_ms, the part that is): what lies beyond it
+ *	   follows the clock policy (gen_snowflake.c), so giving way and coming
+ *	   back, however often, never carries a state further ahead of the clock
+ *	   than its borrowing allowance and a tick.
  *	4. A backend that cached a pointer to a state that gave way sees the
  *	   incarnation changed under the state's spinlock and looks the key up
  *	   again (the generators' STALE path).
@@ -129,9 +135,9 @@
 #include "state_table.h"
 
 #define ULID_SHMEM_MAGIC		0x554C4944	/* "ULID" */
-#define ULID_SHMEM_VERSION		3
+#define ULID_SHMEM_VERSION		4
 #define ULID_SHMEM_NAME			"ulid generator state"
-#define ULID_DSM_NAME			"ulid generator state v3"
+#define ULID_DSM_NAME			"ulid generator state v4"
 #define ULID_DEFAULT_STATES		32768
 #define ULID_DEFAULT_ROLE_STATES 10000
 
@@ -159,6 +165,7 @@ StaticAssertDecl(ULID_STATE_KEY_BYTES == ULID_FLOOR_KEY_BYTES,
 									 (Size) (hdr)->capacity * sizeof(UlidSlot)))
 #define ROLES(hdr)		((UlidRoleCount *) (INDEX(hdr) + (hdr)->index_size))
 #define GONE(hdr)		((int64 *) (ROLES(hdr) + (hdr)->index_size))
+#define GONE_LEAD(hdr)	(GONE(hdr) + (hdr)->gone_size)
 
 /* this process's view of the shared state; NULL until found */
 UlidSharedHeader *ulid_shared = NULL;
@@ -191,7 +198,7 @@ shared_size(uint32 capacity)
 	sz = add_size(sz, mul_size(capacity, sizeof(UlidSlot)));
 	sz = add_size(sz, mul_size(isize, sizeof(uint32)));
 	sz = add_size(sz, mul_size(isize, sizeof(UlidRoleCount)));
-	sz = add_size(sz, mul_size(gone_size_for(capacity), sizeof(int64)));
+	sz = add_size(sz, mul_size(gone_size_for(capacity), 2 * sizeof(int64)));
 	return sz;
 }
 
@@ -327,8 +334,8 @@ role_add(UlidSharedHeader *hdr, Oid role, int delta)
  * caller holds table_lock; st->mutex too unless the slot is new.
  */
 static void
-fill_slot(UlidGenState *st, uint32 kind,
-		  const uint8 *key, uint32 h, Oid owner, int64 base_ms, int64 now)
+fill_slot(UlidGenState *st, uint32 kind, const uint8 *key, uint32 h,
+		  Oid owner, int64 base_ms, int64 trusted_ms, int64 lead_ms, int64 now)
 {
 	st->valid = false;
 	st->advanced = false;
@@ -338,6 +345,8 @@ fill_slot(UlidGenState *st, uint32 kind,
 	st->last_ms = now;
 	st->base_ms = base_ms;
 	st->pre_advance_ms = base_ms;
+	st->trusted_ms = Min(trusted_ms, base_ms);
+	st->lead_ms = lead_ms;
 	st->own_floor = 0;
 	st->issued = st->borrows = st->waits = st->failures = 0;
 	st->swept = PG_UINT64_MAX;	/* a new state passes the sweep once */
@@ -356,7 +365,8 @@ new_slot(UlidSharedHeader *hdr, uint32 kind, const uint8 *key, uint32 h,
 
 	SpinLockInit(&st->mutex);
 	st->incarnation = 0;
-	fill_slot(st, kind, key, h, owner, base_ms, now);
+	fill_slot(st, kind, key, h, owner, base_ms, hdr->start_ms,
+			  GONE_LEAD(hdr)[h & (hdr->gone_size - 1)], now);
 	state_index_insert(hdr, (int) hdr->nused);
 	role_add(hdr, owner, 1);
 	hdr->nused++;
@@ -387,6 +397,7 @@ init_shared(UlidSharedHeader *hdr, uint32 capacity)
 	pg_atomic_init_u32(&hdr->hand, 1);
 	pg_atomic_init_u64(&hdr->reclaims, 0);
 	pg_atomic_init_u32(&hdr->writing, 0);
+	pg_atomic_init_u32(&hdr->lowerings, 0);
 
 	/* slot 0: gen_monotonic_ulid()'s, before anything can fill the table */
 	ulid_floor_file_read(&fr, capacity - 1);
@@ -411,6 +422,12 @@ init_shared(UlidSharedHeader *hdr, uint32 capacity)
 	}
 	else
 	{
+		if (floor > now + ULID_FAR_AHEAD_MS)
+			ereport(WARNING,
+					(errmsg("ulid restart floor file \"%s\" holds a floor more than a day ahead of the clock: %s",
+							ulid_floor_file_path(), ulid_iso_or_ms(floor)),
+					 errdetail("Every generator issues above it, so new ids lie at that time. A floor that far ahead comes from a clock that jumped ahead while ids were issued, or from a file copied from elsewhere."),
+					 errhint("If no id was issued that late, lower it: SELECT ulid_floor_repair(now(), lower => true); (it says which guarantee that drops).")));
 		/* the advanced states, starting above their own floors */
 		for (size_t i = 0; i < fr.nentries; i++)
 		{
@@ -426,6 +443,7 @@ init_shared(UlidSharedHeader *hdr, uint32 capacity)
 			st = slot >= 0 ? SLOT(hdr, slot) :
 				new_slot(hdr, e->kind, e->key, h, InvalidOid, floor, now);
 			st->base_ms = Max(st->base_ms, (int64) e->ms);
+			st->trusted_ms = Max(st->trusted_ms, (int64) e->ms);
 			if (!st->advanced)
 				hdr->nadvanced++;
 			st->advanced = true;
@@ -475,7 +493,7 @@ ulid_state_table_init(void)
 
 	DefineCustomIntVariable("ulid.max_generator_states",
 							"Number of shared generator states (one for gen_monotonic_ulid(), one per Snowflake bit structure and node).",
-							"Each takes 256 bytes of shared memory and 32 bytes of tables. Only settable at server start.",
+							"Each takes 256 bytes of shared memory and 40 bytes of tables. Only settable at server start.",
 							&max_states,
 							ULID_DEFAULT_STATES, 16, 1 << 24,
 							PGC_POSTMASTER, 0,
@@ -672,13 +690,16 @@ give_way(UlidSharedHeader *hdr, int i, uint32 kind, const uint8 *key,
 	if (victim->issued > 0)
 	{
 		int64	   *gone = gone_floor(hdr, victim->hash);
+		int64	   *lead = &GONE_LEAD(hdr)[victim->hash & (hdr->gone_size - 1)];
 
 		*gone = Max(*gone, victim->last_ms + 1);
+		*lead = Max(*lead, victim->lead_ms);
 	}
 	state_index_delete(hdr, i);
 	role_add(hdr, victim->owner, -1);
 	victim->incarnation++;
-	fill_slot(victim, kind, key, h, role, start_of(hdr, h), now);
+	fill_slot(victim, kind, key, h, role, start_of(hdr, h), hdr->start_ms,
+			  GONE_LEAD(hdr)[h & (hdr->gone_size - 1)], now);
 	state_index_insert(hdr, i);
 	role_add(hdr, role, 1);
 	pg_atomic_fetch_add_u64(&hdr->reclaims, 1);
@@ -822,4 +843,31 @@ ulid_state_restore(UlidSharedHeader *hdr, uint32 kind, const uint8 *key,
 	}
 	SpinLockRelease(&hdr->table_lock);
 	return st;
+}
+
+void
+ulid_state_table_lower(UlidSharedHeader *hdr, int64 floor)
+{
+	SpinLockAcquire(&hdr->table_lock);
+	hdr->start_ms = floor;
+	memset(GONE(hdr), 0, 2 * hdr->gone_size * sizeof(int64));
+	for (uint32 i = 0; i < hdr->nused; i++)
+	{
+		UlidGenState *st = SLOT(hdr, i);
+
+		SpinLockAcquire(&st->mutex);
+		st->valid = false;
+		memset(st->word, 0, sizeof(st->word));
+		st->advanced = false;
+		st->ahead = false;
+		st->ahead_logged = false;
+		st->own_floor = 0;
+		st->lead_ms = 0;
+		st->base_ms = st->trusted_ms = st->pre_advance_ms = floor;
+		st->last_ms = Min(st->last_ms, floor);
+		SpinLockRelease(&st->mutex);
+	}
+	hdr->nadvanced = 0;
+	pg_atomic_fetch_add_u32(&hdr->lowerings, 1);
+	SpinLockRelease(&hdr->table_lock);
 }

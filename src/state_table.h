@@ -53,6 +53,12 @@ typedef struct UlidGenState
 	int64		base_ms;		/* a fresh start lies at or above it */
 	int64		own_floor;		/* advanced: the floor persisted for this
 								 * state alone, above its ids */
+	int64		trusted_ms;		/* the part of base_ms that a floor gave
+								 * (restart, replay, repair, an advance),
+								 * not a gone floor (state_table.c) */
+	int64		lead_ms;		/* how far ahead of the clock a floor or an
+								 * advance put the state's last fresh start:
+								 * it may run that far ahead (gen_snowflake.c) */
 	uint64		issued;			/* ids issued */
 	uint64		borrows;		/* ids issued on a time ahead of the clock */
 	/* second cache line */
@@ -126,9 +132,22 @@ typedef struct UlidSharedHeader
 	pg_atomic_uint64 reclaims;	/* states that gave way since start */
 	pg_atomic_uint64 durable_ms;	/* the server-wide floor last persisted */
 	pg_atomic_uint32 writing;	/* 1 while a backend writes the floor file */
+	pg_atomic_uint32 lowerings;	/* bumped when a repair lowers the floors */
 	bool		damaged;		/* the file was damaged: refuse to issue */
 	char		damage[ULID_FLOOR_DAMAGE_MAX];	/* what was wrong with it */
 } UlidSharedHeader;
+
+/*
+ * The most states that may be advanced at once: a quarter of the table.
+ * An advance beyond it refuses (53400); so advanced states, which never
+ * give way, can never make an ordinary call or a superuser's fail for
+ * want of a state (SPEC section 5, "Capacity never refuses").
+ */
+static inline uint32
+ulid_advanced_max(const UlidSharedHeader *hdr)
+{
+	return hdr->capacity / 4;
+}
 
 /* a slot: one state, padded to whole cache lines */
 typedef union UlidSlot
@@ -155,5 +174,13 @@ extern UlidSharedHeader *ulid_shared_get(void);
  */
 extern UlidGenState *ulid_state_restore(UlidSharedHeader *hdr, uint32 kind,
 										const uint8 *key, int64 floor);
+
+/*
+ * Every floor of the table lowered to floor (ulid_floor_repair(lower =>
+ * true), or its WAL record replayed): each state forgets its words, its
+ * advance and its gone floor, and starts at floor; so does every state
+ * created later.  The caller holds the floor writer's lock.
+ */
+extern void ulid_state_table_lower(UlidSharedHeader *hdr, int64 floor);
 
 #endif							/* ULID_STATE_TABLE_H */

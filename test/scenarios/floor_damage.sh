@@ -3,7 +3,8 @@
 # to itself.
 #  - a new cluster's missing file is logged;
 #  - garbage, a truncated file, an empty one, an unknown format version, a
-#    directory, a file with mode 000 and a symlink to /dev/null in its place:
+#    directory, a file with mode 000, a symlink to /dev/null, a dangling
+#    symlink and a FIFO in its place (the server starts: nothing blocks):
 #    every generator refuses with 55000 naming the file, what is wrong and
 #    ulid_floor_repair(), the file is left alone, and nothing is issued until
 #    a superuser repairs it (the repair removes a directory, an unreadable
@@ -11,6 +12,8 @@
 #    above everything issued before;
 #  - a directory with contents in its place: the repair's error says what to
 #    remove, and where;
+#  - a floor far in the future is a WARNING at start, and a repair lowers
+#    it only when told to, with a WARNING naming what that drops;
 #  - a version 1 file (earlier builds) is read;
 #  - an error writing the file names it as the restart floor, with its path;
 #  - snowflake_advance() to 2079 and ulid_monotonic_advance() to the last
@@ -115,6 +118,8 @@ damage_directory() { rm -f "$floor_file" && mkdir "$floor_file" && chown postgre
 damage_full_directory() { damage_directory && echo x >"$floor_file/keep" && chown postgres: "$floor_file/keep"; }
 damage_mode000() { chmod 000 "$floor_file"; }
 damage_symlink() { rm -f "$floor_file" && ln -s /dev/null "$floor_file"; }
+damage_dangling() { rm -f "$floor_file" && ln -s "$ULID_WORK/unmounted/ulid_floor" "$floor_file"; }
+damage_fifo() { rm -f "$floor_file" && mkfifo "$floor_file" && chown postgres: "$floor_file"; }
 
 damaged_round garbage "its first line is not \"ulid floor N\" (line 1)"
 check "garbage: the file still holds the garbage" garbage "$(cat "$floor_file")"
@@ -154,9 +159,16 @@ damaged_round directory "it is a directory, not a file"
 repaired_round directory "an empty directory"
 damaged_round mode000 "it cannot be opened: Permission denied"
 repaired_round mode000 "a file that could not be opened"
-damaged_round symlink "it is not a regular file"
+damaged_round symlink "it is a symbolic link, not a file (the file is kept in the data directory itself)"
 repaired_round symlink "a symbolic link"
 check "symlink: /dev/null is untouched" "character special file" "$(stat -c %F /dev/null)"
+# a dangling symlink (it pointed to a volume that is not mounted) is damage
+# too, not a missing file: no id is issued from the clock alone
+damaged_round dangling "it is a symbolic link, not a file (the file is kept in the data directory itself)"
+repaired_round dangling "a symbolic link"
+# a FIFO: the server starts (opening it would block for ever) and refuses
+damaged_round fifo "it is not a regular file"
+repaired_round fifo "a special file"
 
 # a directory with contents: the repair does not delete them; its error says
 # what to remove, and where
@@ -182,6 +194,42 @@ check "version 1: read, ids lie at or above its floor" t \
 check "version 1: rewritten as version 2" "ulid floor 2" "$(head -1 "$floor_file")"
 sleep 3 # until the clock passes that floor
 max_u=$(mint)
+
+# a well-formed floor far in the future (a clock that jumped ahead, a file
+# copied from elsewhere): a WARNING at start names it; a repair that only
+# raises says it changes nothing; lowering it on purpose brings every
+# generator back to the clock, with a WARNING naming what that drops
+pg_stop $S fast
+printf 'ulid floor 2\n4102444800000\n' >"$floor_file"
+pg_start $S
+touch_state
+if grep -q "WARNING:  ulid restart floor file \"$floor_file\" holds a floor more than a day ahead of the clock: 2100-01-01T00:00:00.000Z" "$log"; then
+	ok "far future: a WARNING at start names the floor"
+else
+	not_ok "far future: a WARNING at start names the floor"
+fi
+check "far future: ids lie at that floor" t \
+	"$(psqlx $S -c "SELECT ulid_time(gen_monotonic_ulid()) >= '2100-01-01Z'")"
+out=$(psqlx $S -c "SELECT ulid_floor_repair(now() + interval '1 minute')" 2>&1)
+case $out in
+*"its floor stays at 2100-01-01T00:00:00."*", above"*"never lowers one"*"lower => true"*) ok "far future: a raising repair says the floor stays, and how to lower it" ;;
+*) not_ok "far future: a raising repair says the floor stays, and how to lower it (got: $out)" ;;
+esac
+out=$(psqlx $S -c "SELECT ulid_floor_repair(now(), lower => true)" 2>&1)
+case $out in
+*"WARNING:  ulid restart floor lowered from 2100-01-01"*"no id repeats one issued before is dropped"*) ok "far future: lowering it on purpose WARNs what it drops" ;;
+*) not_ok "far future: lowering it on purpose WARNs what it drops (got: $out)" ;;
+esac
+check "far future: after lowering, gen_monotonic_ulid() and snowflake_next() follow the clock" t \
+	"$(psqlx $S -c "SELECT abs(extract(epoch FROM ulid_time(gen_monotonic_ulid()) - clock_timestamp())) < 5
+		AND abs(extract(epoch FROM snowflake_time(snowflake_next('discord', 2), 'discord') - clock_timestamp())) < 5")"
+check "far future: lowering needs a superuser" "42501" \
+	"$(sql_error $S "ulid_floor_repair(now(), lower => true)" -U plain | cut -d'|' -f1)"
+pg_stop $S fast && pg_start $S
+check "far future: the lowered floor survives a restart" t \
+	"$(psqlx $S -c "SELECT abs(extract(epoch FROM ulid_time(gen_monotonic_ulid()) - clock_timestamp())) < 5")"
+max_u=$(mint)
+max_sf=$(mint_sf)
 
 # an error writing the file: a directory where the temporary file goes
 pg_stop $S fast

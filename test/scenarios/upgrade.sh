@@ -208,7 +208,7 @@ forgets a volatility marking|ALTER FUNCTION gen_ulid() STABLE;
 forgets a parallel marking|ALTER FUNCTION ulid_time(ulid) PARALLEL UNSAFE;
 forgets strictness|ALTER FUNCTION ulid_unix_ms(ulid) CALLED ON NULL INPUT;
 makes a function SECURITY DEFINER|ALTER FUNCTION ulid_random(ulid) SECURITY DEFINER;
-forgets a revoke from PUBLIC|GRANT EXECUTE ON FUNCTION ulid_floor_repair(timestamptz) TO PUBLIC;
+forgets a revoke from PUBLIC|GRANT EXECUTE ON FUNCTION ulid_floor_repair(timestamptz, boolean) TO PUBLIC;
 forgets the view's grant|REVOKE SELECT ON ulid_generator_state FROM pg_monitor;
 forgets a comment|COMMENT ON FUNCTION gen_ulid() IS NULL;
 forgets an operator family member|ALTER OPERATOR FAMILY ulid_ops USING hash DROP FUNCTION 2 (ulid, ulid);
