@@ -8,13 +8,17 @@
  * WHAT IS LOGGED
  * Every floor reservation (floors.c: the server-wide restart floor, and an
  * advanced state's own floor) is written to WAL by the floor writer before
- * the new floor takes effect, so before any id under it is returned: the
- * record precedes, in WAL, the commit record of every transaction that
- * returned such an id.  Like nextval() when it logs ahead, the writer's
- * transaction first gets a transaction id (ulid_wal_prepare()), so its own
- * commit flushes the record and waits for synchronous standbys; the commit
- * of any other transaction that wrote data comes later in WAL and covers it
- * too.  One record per reservation: the server-wide floor moves once per
+ * the new floor takes effect, so before any id under it is returned.  The
+ * writer then flushes the record and, where synchronous replication is
+ * configured, waits until the synchronous standbys have flushed it too
+ * (ulid_wal_confirm()), whatever the session's synchronous_commit, and only
+ * then does the floor take effect: no id, of any statement (a read-only one,
+ * a parallel worker's), lies under a floor the standby may not have.  This
+ * costs one standby round trip per floor move (about twice a second while
+ * ids are issued), not per id; other backends go on issuing under the
+ * previous floor meanwhile (it has half a reservation left).  Like nextval()
+ * when it logs ahead, the writer's transaction also gets a transaction id
+ * (ulid_wal_prepare()).  One record per reservation: the server-wide floor moves once per
  * half reservation (ULID_FLOOR_RESERVE_MS / 2, 500 ms) while ids are issued,
  * an advanced state's own floor as often while it issues ahead of the
  * clock, so the WAL this adds does not grow with the number of ids.
@@ -73,7 +77,12 @@
 #include "access/xlogreader.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "replication/syncrep.h"
+#include "replication/walsender_private.h"
+#include "storage/latch.h"
+#include "storage/lwlock.h"
 #include "utils/guc.h"
+#include "utils/wait_event.h"
 
 #include "floor_wal.h"
 
@@ -204,7 +213,7 @@ ulid_wal_prepare(void)
 		(void) GetTopTransactionId();
 }
 
-void
+XLogRecPtr
 ulid_wal_log_floor(int64 global, uint32 kind, const uint8 *key, int64 own)
 {
 	xl_ulid_floor rec = {0};
@@ -218,8 +227,38 @@ ulid_wal_log_floor(int64 global, uint32 kind, const uint8 *key, int64 own)
 	}
 	XLogBeginInsert();
 	XLogRegisterData((char *) &rec, kind != 0 ? sizeof(rec) : SizeOfUlidFloor);
-	(void) XLogInsert((RmgrId) wal_rmgr_id,
+	return XLogInsert((RmgrId) wal_rmgr_id,
 					  kind != 0 ? XLOG_ULID_OWN_FLOOR : XLOG_ULID_FLOOR);
+}
+
+void
+ulid_wal_confirm(XLogRecPtr lsn)
+{
+	XLogFlush(lsn);
+	for (;;)
+	{
+		volatile WalSndCtlData *ctl = WalSndCtl;
+		XLogRecPtr	done;
+
+		/*
+		 * synchronous_standby_names, not the session's synchronous_commit:
+		 * the floor covers every session's ids.  The confirmed positions
+		 * are read as SyncRepWaitForLSN() reads them; polling them, rather
+		 * than queueing there, works in a parallel worker too and is
+		 * interruptible with an ERROR (the floor then takes no effect).
+		 */
+		if (ctl == NULL || SyncRepStandbyNames == NULL || SyncRepStandbyNames[0] == '\0')
+			return;
+		LWLockAcquire(SyncRepLock, LW_SHARED);
+		done = ctl->lsn[SYNC_REP_WAIT_FLUSH];
+		LWLockRelease(SyncRepLock);
+		if (done >= lsn)
+			return;
+		CHECK_FOR_INTERRUPTS();
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 1L, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+	}
 }
 
 void

@@ -12,6 +12,8 @@
 
 #include "ulid.h"
 
+#include "access/xlogdefs.h"
+
 /* the default resource manager id: 0x80 | 'U' (see floor_wal.c) */
 #define ULID_WAL_RMGR_ID_DEFAULT	213
 
@@ -44,8 +46,17 @@ extern void ulid_wal_prepare(void);
  * when kind is not 0, the own floor own of the state (kind, key).  Called
  * by the floor writer before the floors it records take effect.
  */
-extern void ulid_wal_log_floor(int64 global, uint32 kind, const uint8 *key,
-							   int64 own);
+extern XLogRecPtr ulid_wal_log_floor(int64 global, uint32 kind, const uint8 *key,
+									 int64 own);
+
+/*
+ * Before the floors logged up to lsn take effect: flush WAL to lsn and,
+ * where synchronous replication is configured (synchronous_standby_names),
+ * wait until the synchronous standbys have flushed it, whatever the
+ * session's synchronous_commit.  Interruptible (cancel: the floor does not
+ * take effect).
+ */
+extern void ulid_wal_confirm(XLogRecPtr lsn);
 
 /* Write a reset record: the state (kind, key) forgot its own floor. */
 extern void ulid_wal_log_reset(uint32 kind, const uint8 *key);

@@ -55,8 +55,8 @@
  *
  * FLOORS IN WAL
  * With the library preloaded, the writer also logs every floor it raises
- * (floor_wal.c) before the floor takes effect, after giving its transaction
- * a transaction id.  A standby replays the records (ulid_floor_replay()):
+ * (floor_wal.c), after giving its transaction a transaction id, and flushes
+ * it and waits for the synchronous standbys before the floor takes effect.  A standby replays the records (ulid_floor_replay()):
  * its server-wide floor, every state's base and the advanced states follow
  * the primary's, so a promoted standby issues above every id of every
  * transaction it received.  A hot standby has its own shared memory and
@@ -283,16 +283,20 @@ write_floors(UlidSharedHeader *hdr, int64 global, FloorReq *reqs, int n,
 	{
 		int64		old = (int64) pg_atomic_read_u64(&hdr->durable_ms);
 		int64		g = global > old ? global : 0;
+		XLogRecPtr	lsn = InvalidXLogRecPtr;
 
 		for (int r = 0; r < n; r++)
 		{
 			if (reqs[r].dropped)
 				continue;
-			ulid_wal_log_floor(g, reqs[r].e.kind, reqs[r].e.key, reqs[r].floor);
+			lsn = ulid_wal_log_floor(g, reqs[r].e.kind, reqs[r].e.key, reqs[r].floor);
 			g = 0;				/* logged once */
 		}
 		if (g > 0)
-			ulid_wal_log_floor(g, 0, NULL, 0);
+			lsn = ulid_wal_log_floor(g, 0, NULL, 0);
+		/* flushed, and on the synchronous standbys, before it takes effect */
+		if (!XLogRecPtrIsInvalid(lsn))
+			ulid_wal_confirm(lsn);
 	}
 	done = ulid_floor_file_write(buf.data, buf.len, elevel);
 	pfree(buf.data);

@@ -210,3 +210,83 @@ run() { # MODE: sync or async
 
 run sync
 run async
+
+# The synchronous standby cut off (its walreceiver stopped, the replication
+# connection filled with other WAL), after an idle pause: the next ids need a
+# new floor, which the standby never gets.  Statements that return ids then
+# are what a client treats as issued, with or without a transaction id:
+#  - a read-only SELECT of one session while another session's INSERT waits
+#    (the INSERT moved the floor; issue 31, 1i);
+#  - a parallel read-only SELECT, whose workers mint (1h).
+# No such statement may complete with ids under a floor the standby lacks:
+# after the primary's kill -9 and the standby's promotion (its clock 30 s
+# behind), no new id equals or lies below an id of a completed statement.
+run_cut() {
+	local P=fo_cut_p S1=fo_cut_s1 dir=$ULID_WORK/failover_cut wr i
+	mkdir -p "$dir"
+	chmod 777 "$dir"
+	if ! pg_new $P "ulid.node_id = 7" || ! pg_start $P; then
+		not_ok "cut: primary starts"
+		return
+	fi
+	psqlx $P -c "CREATE EXTENSION ulid" -c "CREATE TABLE big AS SELECT g FROM generate_series(1, 300000) g" \
+		-c "VACUUM ANALYZE big" -c "CREATE TABLE filler (t text)" \
+		-c "CREATE TABLE s (id bigint PRIMARY KEY DEFAULT snowflake_next('twitter'), n int)" >/dev/null
+	if ! pg_new_standby $S1 $P; then
+		not_ok "cut: standby (pg_basebackup)"
+		return
+	fi
+	printf "cluster_name = '%s'\nulid.clock_offset_ms = -30000\n" $S1 >>"$(pg_data $S1)/postgresql.conf"
+	pg_start $S1 || { not_ok "cut: standby starts"; return; }
+	psqlx $P -c "ALTER SYSTEM SET synchronous_standby_names = '$S1'" -c "SELECT pg_reload_conf()" >/dev/null
+	is_sync() { [ "$(psqlx $P -c "SELECT count(*) FROM pg_stat_replication WHERE application_name = '$S1' AND sync_state = 'sync'")" == 1 ]; }
+	check_cmd "cut: the standby is synchronous" wait_until 20 is_sync
+	psqlx $P -c "INSERT INTO s (n) SELECT g FROM generate_series(1, 1000) g RETURNING id" >"$dir/before.acked"
+	sleep 2 # idle: the next id needs a new floor
+	wr=$(psqlx $S1 -c "SELECT pid FROM pg_stat_wal_receiver")
+	kill -STOP "$wr"
+	# fill the replication connection with WAL that does not wait for it
+	for i in $(seq 1 8); do
+		echo "SET synchronous_commit = local; INSERT INTO filler SELECT repeat('x', 500) FROM generate_series(1, 5000);"
+	done >"$dir/fill.sql"
+	psqlx $P -f "$dir/fill.sql" >/dev/null 2>&1
+	# 1i: session A's INSERT moves the floor (its COMMIT would wait); 50 ms
+	# later session B mints in read-only statements
+	(timeout 4 "$PG_BIN/psql" -X -q -At -h "$ULID_WORK/sock" -p "$(pg_port $P)" -U postgres \
+		-c "INSERT INTO s (n) VALUES (1) RETURNING id" >"$dir/a.out" 2>&1 &)
+	sleep 0.05
+	for i in $(seq 1 400); do
+		echo "SELECT snowflake_next('twitter') FROM generate_series(1, 2000);"
+		echo '\echo ack'
+	done >"$dir/ro.sql"
+	timeout 3 "$PG_BIN/psql" -X -q -At -h "$ULID_WORK/sock" -p "$(pg_port $P)" -U postgres \
+		-f "$dir/ro.sql" >"$dir/ro.out" 2>/dev/null
+	# 1h: parallel read-only statements
+	{
+		echo "SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0; SET min_parallel_table_scan_size = 0; SET max_parallel_workers_per_gather = 2;"
+		for i in $(seq 1 40); do
+			echo "SELECT snowflake_next('twitter') FROM big LIMIT 50000;"
+			echo '\echo ack'
+		done
+	} >"$dir/par.sql"
+	check "cut: the parallel statement's plan has workers" 1 \
+		"$(psqlx $P -c "SET parallel_setup_cost = 0" -c "SET parallel_tuple_cost = 0" -c "SET min_parallel_table_scan_size = 0" \
+			-c "SET max_parallel_workers_per_gather = 2" -c "EXPLAIN SELECT snowflake_next('twitter') FROM big LIMIT 50000" | grep -c 'Workers Planned: 2')"
+	timeout 3 "$PG_BIN/psql" -X -q -At -h "$ULID_WORK/sock" -p "$(pg_port $P)" -U postgres \
+		-f "$dir/par.sql" >"$dir/par.out" 2>/dev/null
+	split_ids "$dir/ro.out" "$dir/ro"
+	split_ids "$dir/par.out" "$dir/par"
+	cat "$dir/before.acked" "$dir/ro.acked" "$dir/par.acked" >"$dir/s.acked"
+	echo "# cut: ids of completed statements: read-only $(wc -l <"$dir/ro.acked"), parallel $(wc -l <"$dir/par.acked")"
+	kill_server $P
+	kill -CONT "$wr"
+	as_pg "$PG_BIN/pg_ctl" -D "$(pg_data $S1)" -w -t 60 promote >/dev/null || { not_ok "cut: the standby promotes"; return; }
+	psqlx $S1 -c "SELECT snowflake_next('twitter') FROM generate_series(1, 20000)" >"$dir/s.new"
+	psqlx $S1 -c "CREATE TABLE chk_acked (id bigint)" -c "\\copy chk_acked FROM '$dir/s.acked'" \
+		-c "CREATE TABLE chk_new (id bigint)" -c "\\copy chk_new FROM '$dir/s.new'" >/dev/null
+	check "cut: after promotion no new id equals or lies below an id of a completed statement (read-only and parallel ones)" "0|0" \
+		"$(psqlx $S1 -c "SELECT (SELECT count(*) FROM chk_new JOIN chk_acked USING (id)),
+			(SELECT count(*) FROM chk_new WHERE id <= (SELECT max(id) FROM chk_acked))")"
+	pg_stop $S1 immediate >/dev/null 2>&1
+}
+run_cut
