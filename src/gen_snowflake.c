@@ -376,8 +376,8 @@ sf_next_parts(sf_site *site, const sfl_layout *l, uint32 version, int kind_,
 	{
 		int64		now = ulid_clock_now_ms();
 		int64		base;
-		int64		ref;
-		int64		now_tick = 0;
+		int64		eff;
+		int64		ref = 0;
 		int64		tick = 0;
 		uint64		seq = 0;
 		int64		last_start = 0;
@@ -392,25 +392,18 @@ sf_next_parts(sf_site *site, const sfl_layout *l, uint32 version, int kind_,
 
 		SpinLockAcquire(&st->mutex);
 		base = st->base_ms;
-		/* the clock this state follows: ahead by what a floor gave it */
-		ref = now + st->lead_ms;
+		eff = Max(now, base);
 		if (ulid_state_stale(st, inc))
 			action = STALE;
-		else if (unlikely(Max(now, base) < l->epoch_ms))
+		else if (unlikely(eff < l->epoch_ms))
 			action = FAIL_START;
 		else
 		{
-			int64		start_tick;
+			int64		start_tick = (eff - l->epoch_ms) / unit_ms;
 
-			now_tick = now >= l->epoch_ms ? (now - l->epoch_ms) / unit_ms : -1;
-			start_tick = now_tick;
-			if (unlikely(base > now))
-			{
-				/* the first tick that starts at or after the base */
-				int64		base_tick = (base - l->epoch_ms + unit_ms - 1) / unit_ms;
-
-				start_tick = Max(now_tick, base_tick);
-			}
+			/* from a base ahead: the first tick that starts at or after it */
+			if (unlikely(base > now) && (base - l->epoch_ms) % unit_ms != 0)
+				start_tick++;
 			if (unlikely(start_tick < first))
 				action = FAIL_START;
 			else if (!st->valid || start_tick > (int64) st->word[W_TICK])
@@ -452,6 +445,8 @@ sf_next_parts(sf_site *site, const sfl_layout *l, uint32 version, int kind_,
 				int64		lt = (int64) st->word[W_TICK];
 
 				last_start = tick_start(l, unit_ms, lt);
+				/* the clock this state follows: ahead by what a floor gave it */
+				ref = now + st->lead_ms;
 				if (unlikely(st->word[W_SEQ] >= max_seq && lt >= last))
 					action = FAIL_END;	/* whatever the clock says */
 				else if (unlikely(last_start - ref > allowance))
@@ -491,9 +486,12 @@ sf_next_parts(sf_site *site, const sfl_layout *l, uint32 version, int kind_,
 			int64		start = tick_start(l, unit_ms, tick);
 
 			ms = start;			/* floors cover the tick's start */
-			if (lead >= 0)
-				ref = now + lead;
-			chk = ulid_floor_check(st, ms, now, ref, &own);
+			ref = now + (lead >= 0 ? lead : st->lead_ms);
+			if (likely(ulid_floor_clear(Max(ms, ref),
+										(int64) pg_atomic_read_u64(&ulid_shared->durable_ms))))
+				chk = ULID_FLOOR_OK;
+			else
+				chk = ulid_floor_check(st, ms, now, ref, &own);
 			if (likely(chk != ULID_FLOOR_BLOCKED))
 			{
 				st->word[W_TICK] = (uint64) tick;
