@@ -22,9 +22,11 @@ fi
 pkgs=(
 	"${build_pkgs[@]}"
 	clang libclang-rt-dev        # libFuzzer and the sanitizers (any clang version)
-	# the client suite (test/scenarios/client_*.sh): Python drivers and ORMs
-	# for Debian's /usr/bin/python3, pgjdbc and a JDK to compile against it
-	python3-psycopg2 python3-psycopg python3-asyncpg python3-sqlalchemy python3-django
+	# --- client adapters (clients/, test/scenarios/client_*.sh) -------------
+	# Python: the drivers and frameworks for Debian's /usr/bin/python3, and
+	# python3-build to build the ulid_pg wheel offline
+	python3-psycopg2 python3-psycopg python3-asyncpg python3-sqlalchemy python3-alembic python3-django
+	python3-build python3-pip
 	libpostgresql-jdbc-java default-jdk-headless
 	ruby-activerecord ruby-pg   # ActiveRecord 6.1 (client_ruby)
 	golang-go golang-github-jackc-pgx-v4-dev  # Go and pgx v4, built offline (client_go)

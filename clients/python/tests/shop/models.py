@@ -1,11 +1,13 @@
+from django.contrib.postgres.fields import ArrayField
 from django.db import models
 
-from .fields import ULIDField
+from ulid_pg.django import ULIDField
 
 
 class Item(models.Model):
     id = ULIDField(primary_key=True)
     n = models.IntegerField()
+    tags = ArrayField(ULIDField(), null=True)
 
     class Meta:
         app_label = 'shop'

@@ -1,5 +1,5 @@
-"""Shared by the Python client tests of test/client/python: result lines,
-the connection settings and the ULID text <-> bytes codec.
+"""Shared by the tests of ulid_pg (clients/python/tests): result lines and
+the connection settings.
 
 Each test program connects to 127.0.0.1 at $PGPORT, database $PGDATABASE (made
 by test/scenarios/client_python.sh, with the ulid extension), and prints one
@@ -86,21 +86,3 @@ class Checks:
         except Exception:
             self.ok(f'{self.name} ran to the end', False, traceback.format_exc().replace('\n', ' | '))
         self.finish()
-
-
-# --- Crockford Base32, for binary-mode adapters (as README.md shows them) ---
-ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
-
-
-def ulid_from_bytes(b):
-    """16 raw bytes (the binary wire form) -> 26-character ULID text"""
-    n = int.from_bytes(b, 'big')
-    return ''.join(ALPHABET[(n >> 5 * i) & 31] for i in range(25, -1, -1))
-
-
-def ulid_to_bytes(s):
-    """26-character ULID text, any case -> 16 raw bytes"""
-    n = 0
-    for c in s.upper():
-        n = n << 5 | ALPHABET.index(c)
-    return n.to_bytes(16, 'big')

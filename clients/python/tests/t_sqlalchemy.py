@@ -1,28 +1,17 @@
-"""SQLAlchemy 1.4 (Debian's python3-sqlalchemy) with psycopg2 against the ulid
-extension: a column type, server_default, reflection."""
+"""ulid_pg.sqlalchemy with SQLAlchemy 1.4 (Debian's python3-sqlalchemy) and
+psycopg2: the ULID column type, ARRAY(ULID), uuid.UUID values, server_default,
+reflection."""
 import datetime
 import uuid
 import warnings
 
-from sqlalchemy import Column, ForeignKey, Integer, MetaData, String, Table, create_engine, func, inspect, select, text
+from sqlalchemy import Column, ForeignKey, Integer, MetaData, String, Table, create_engine, func, insert, inspect, select, text
 from sqlalchemy.dialects import postgresql
-from sqlalchemy.dialects.postgresql.base import ischema_names
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session, declarative_base, relationship
-from sqlalchemy.types import UserDefinedType
 
+from ulid_pg.sqlalchemy import ULID, register_ulid
 from ulidtest import DBNAME, HOST, KNOWN, KNOWN_UUID, PORT, ULID_TEXT, USER, Checks
-
-
-class ULID(UserDefinedType):
-    """The ulid column type; values are ULID strs"""
-    cache_ok = True
-
-    def get_col_spec(self, **kw):
-        return 'ulid'
-
-
-# reflection (Table(..., autoload_with=...), inspect().get_columns) knows it
-ischema_names['ulid'] = ULID
 
 Base = declarative_base()
 
@@ -31,6 +20,13 @@ class Item(Base):
     __tablename__ = 'items'
     id = Column(ULID, primary_key=True, server_default=text('gen_ulid()'))
     n = Column(Integer)
+    tags = Column(ARRAY(ULID))
+
+
+class UItem(Base):
+    """the same table, ids as uuid.UUID"""
+    __table__ = Table('items', MetaData(), Column('id', ULID(as_uuid=True), primary_key=True,
+                                                   server_default=text('gen_ulid()')), Column('n', Integer))
 
 
 class Part(Base):
@@ -53,8 +49,17 @@ class WrongUuid(Base):
 
 
 def main(t):
-    engine = create_engine(f'postgresql+psycopg2://{USER}@{HOST}:{PORT}/{DBNAME}', future=True)
-    Base.metadata.create_all(engine)
+    url = f'postgresql+psycopg2://{USER}@{HOST}:{PORT}/{DBNAME}'
+    plain = create_engine(url, future=True)
+    Base.metadata.create_all(plain)
+    with Session(plain) as s:
+        s.add(Item(id=KNOWN, n=100, tags=[KNOWN]))
+        s.commit()
+        t.expect('without register_ulid(engine), ARRAY(ULID) reads as a list of characters (the gap)', list('{%s}' % KNOWN),
+                 lambda: s.get(Item, KNOWN).tags)
+    plain.dispose()
+    engine = create_engine(url, future=True)
+    register_ulid(engine)
     with engine.connect() as c:
         t.expect('create_all makes items.id a ulid column with DEFAULT gen_ulid()', ('ulid', 'gen_ulid()'),
                  lambda: tuple(c.execute(text(
@@ -86,8 +91,8 @@ def main(t):
         ids = [it.id for it in items]
         t.ok('flush() fills each id from the server default (RETURNING)',
              all(isinstance(i, str) and ULID_TEXT.match(i) for i in ids), repr(ids))
-        s.add(Item(id=KNOWN, n=100))
         s.add(Part(item=items[0]))
+        items[0].tags = ids[1:3]
         s.commit()
 
     with Session(engine) as s:
@@ -104,8 +109,19 @@ def main(t):
                      Item.id >= func.ulid_lower(ts), Item.n < 100)))
         t.expect('the relationship loads through the ulid foreign key', 1,
                  lambda: s.scalars(select(Part)).one().item.n)
-        t.expect('session.get(Item, uuid.UUID) (the ulid = uuid operator)', 100,
-                 lambda: s.get(Item, uuid.UUID(KNOWN_UUID)).n)
+        t.expect('ARRAY(ULID) reads as a list of str', ids[1:3], lambda: s.get(Item, ids[0]).tags)
+        t.expect('func.array_agg(Item.id) too', ids[:2],
+                 lambda: sorted(s.scalar(select(func.array_agg(Item.id)).where(Item.n < 3))))
+        t.expect('Item.tags.any(str)', [1], lambda: s.scalars(select(Item.n).where(Item.tags.any(ids[2]))).all())
+        t.expect('session.get(Item, uuid.UUID)', 100, lambda: s.get(Item, uuid.UUID(KNOWN_UUID)).n)
+        u = uuid.UUID('018eafc1-8435-0cf0-5803-c72d06e78012')
+        s.add(Item(id=u, n=101))
+        s.commit()
+        t.expect('Item(id=uuid.UUID) is stored (sent as the ULID text)', '01HTQW311N1KR5G0Y75M3EF00J',
+                 lambda: s.scalar(select(Item.id).where(Item.n == 101)))
+        t.expect('ULID(as_uuid=True) reads uuid.UUID', u, lambda: s.get(UItem, u).id)
+        t.expect('insert().values([...]).returning(Item.id): 50 rows, 50 ids', 50, lambda: len(set(s.scalars(
+            insert(Item).values([{'n': n} for n in range(300, 350)]).returning(Item.id)).all())))
 
     # reflection
     with warnings.catch_warnings():

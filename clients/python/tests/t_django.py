@@ -1,6 +1,6 @@
-"""Django 3.2 (Debian's python3-django) with psycopg2 against the ulid
-extension: the app shop/ (a ULIDField primary key whose value the
-database makes, a foreign key to it), migrated by `migrate`."""
+"""ulid_pg.django with Django 3.2 (Debian's python3-django) and psycopg2: the
+app shop/ (a ULIDField primary key whose value the database makes, a foreign
+key to it, an ArrayField of ULIDs), migrated by `migrate`."""
 import datetime
 import io
 import json
@@ -36,11 +36,11 @@ def main(t):
 
     call_command('migrate', 'shop', verbosity=0)
     t.expect('migrate makes shop_item.id a ulid key with DEFAULT gen_ulid(), and the foreign key ulid',
-             [('shop_item', 'id', 'ulid', 'gen_ulid()'), ('shop_part', 'id', 'ulid', 'gen_ulid()'),
-              ('shop_part', 'item_id', 'ulid', None)],
+             [('shop_item', 'id', 'ulid', 'gen_ulid()'), ('shop_item', 'tags', 'ulid[]', None),
+              ('shop_part', 'id', 'ulid', 'gen_ulid()'), ('shop_part', 'item_id', 'ulid', None)],
              lambda: sql("SELECT attrelid::regclass::text, attname, atttypid::regtype::text, pg_get_expr(adbin, adrelid) "
                          "FROM pg_attribute LEFT JOIN pg_attrdef ON adrelid = attrelid AND adnum = attnum "
-                         "WHERE attrelid IN ('shop_item'::regclass, 'shop_part'::regclass) AND atttypid = 'ulid'::regtype "
+                         "WHERE attrelid IN ('shop_item'::regclass, 'shop_part'::regclass) AND atttypid IN ('ulid'::regtype, 'ulid[]'::regtype) "
                          "ORDER BY 1, 2"))
     out = io.StringIO()
     t.expect('makemigrations --check: the models match the migration', "No changes detected in app 'shop'",
@@ -64,7 +64,8 @@ def main(t):
     with CaptureQueriesContext(connection) as queries:
         objs = Item.objects.bulk_create([Item(n=10), Item(n=11), Item(n=12)])
     t.expect('bulk_create() sends one INSERT of DEFAULT ids, RETURNING them',
-             ['INSERT INTO "shop_item" ("id", "n") VALUES (DEFAULT, 10), (DEFAULT, 11), (DEFAULT, 12) RETURNING "shop_item"."id"'],
+             ['INSERT INTO "shop_item" ("id", "n", "tags") VALUES (DEFAULT, 10, NULL::ulid[]), (DEFAULT, 11, NULL::ulid[]), '
+              '(DEFAULT, 12, NULL::ulid[]) RETURNING "shop_item"."id"'],
              # newer Django (5.x, Debian 13) wraps it in BEGIN/COMMIT
              lambda: [q['sql'] for q in queries.captured_queries if q['sql'] not in ('BEGIN', 'COMMIT')])
     t.ok('bulk_create() gives every object the id the database made',
@@ -87,7 +88,13 @@ def main(t):
     ts = Item.objects.annotate(t=models.Func('id', function='ulid_time', output_field=models.DateTimeField())).get(pk=it.pk).t
     t.ok("annotate(Func('id', function='ulid_time')) is an aware datetime",
          isinstance(ts, datetime.datetime) and ts.tzinfo is not None, repr(ts))
-    t.expect('get(pk=uuid.UUID) (the ulid = uuid operator)', 100, lambda: Item.objects.get(pk=uuid.UUID(KNOWN_UUID)).n)
+    t.expect('get(pk=uuid.UUID)', 100, lambda: Item.objects.get(pk=uuid.UUID(KNOWN_UUID)).n)
+    u = uuid.UUID('018eafc1-8435-0cf0-5803-c72d06e78012')
+    t.expect('create(id=uuid.UUID) stores it (as the ULID)', '01HTQW311N1KR5G0Y75M3EF00J',
+             lambda: (Item.objects.create(id=u, n=101), Item.objects.get(n=101).pk)[1])
+    t.expect('ArrayField(ULIDField()): a list in, a list of str out', [it.pk, other.pk],
+             lambda: (Item.objects.filter(pk=it.pk).update(tags=[it.pk, other.pk]), Item.objects.get(pk=it.pk).tags)[1])
+    t.expect('tags__contains=[...]', [1], lambda: list(Item.objects.filter(tags__contains=[other.pk]).values_list('n', flat=True)))
     fixture = os.path.join(tempfile.mkdtemp(), 'items.json')
     with open(fixture, 'w') as f:
         json.dump([{'model': 'shop.item', 'pk': '01HTQW311N1KR5G0Y75M3EF00R', 'fields': {'n': 300}}], f)
