@@ -1,14 +1,15 @@
 /*
- * node-postgres (npm "pg") and pg-copy-streams against the ulid extension,
- * over 127.0.0.1 to a server started by test/scenarios/client_node.sh
- * (PGPORT, PGDATABASE; see check.js).
+ * ulid-pg with node-postgres (npm "pg") and pg-copy-streams, over 127.0.0.1
+ * to a server started by test/scenarios/client_node.sh (PGPORT, PGDATABASE;
+ * see check.js).
  *
  * Prints one "ok - ..." or "not ok - ..." line per check; exits non-zero
  * when a check failed or the client stopped early.
  */
 'use strict';
 
-const { Client, types } = require('pg');
+const { Client } = require('pg');
+const { registerUlid, toUlid, toUuid } = require('ulid-pg');
 const { to: copyTo, from: copyFrom } = require('pg-copy-streams');
 const { pipeline } = require('node:stream/promises');
 const { Readable, Writable } = require('node:stream');
@@ -118,12 +119,22 @@ async function main() {
 	await expect('ORDER BY id is insertion order', ids,
 		client.query('SELECT id FROM items WHERE n >= 100 ORDER BY id').then((q) => q.rows.map((row) => row.id)));
 	const agg = 'SELECT array_agg(id ORDER BY id) AS a FROM items WHERE n IN (100, 101)';
-	await expect('array_agg(id) is the string {...} without a type parser', `{${ids[0]},${ids[1]}}`,
+	await expect('array_agg(id) is the string {...} before registerUlid (the gap)', `{${ids[0]},${ids[1]}}`,
 		client.query(agg).then((q) => q.rows[0].a));
-	const ulidArrayOid = (await client.query("SELECT 'ulid[]'::regtype::oid AS oid")).rows[0].oid;
-	types.setTypeParser(ulidArrayOid, types.getTypeParser(1009));	/* parse ulid[] as text[] */
-	await expect('... an array of strings with types.setTypeParser(ulid[] OID, the text[] parser)', ids.slice(0, 2),
-		client.query(agg).then((q) => q.rows[0].a));
+	const reg = await registerUlid(client);
+	checkEqual('registerUlid(client) finds ulid and ulid[] of this database', [ulidOid, true],
+		[reg.oid, reg.arrayOid > 16383]);
+	await expect('... then array_agg(id) is an array of strings', ids.slice(0, 2), client.query(agg).then((q) => q.rows[0].a));
+	await client.query('ALTER TABLE items ADD tags ulid[]');
+	await client.query('UPDATE items SET tags = $1 WHERE id = $2', [ids.slice(0, 3), KNOWN]);
+	await expect('a JS array into a ulid[] column, and back', ids.slice(0, 3),
+		client.query('SELECT tags FROM items WHERE id = $1', [KNOWN]).then((q) => q.rows[0].tags));
+
+	/* UUID strings: toUlid / toUuid convert (a UUID string for a ulid is 22P02) */
+	const u = '018eafc1-8435-0cf0-5803-c72d06e78013';
+	r = await client.query('INSERT INTO items (id, n) VALUES ($1, 3) RETURNING id, id::uuid AS u', [toUlid(u)]);
+	checkEqual('toUlid(UUID string) stores it; id::uuid gives the same UUID back; toUuid(id) too', [u, u],
+		[r.rows[0].u, toUuid(r.rows[0].id)]);
 
 	/* errors carry SQLSTATE, message, detail and hint through the protocol */
 	e = await errorOf(client.query('SELECT $1::ulid', ['01HTQW311I1KR5G0Y75M3EF00H']));

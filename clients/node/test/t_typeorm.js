@@ -1,12 +1,12 @@
 /*
- * TypeORM (npm "typeorm", over node-postgres) against the ulid extension.
- * TypeORM refuses a column type it does not list; adding "ulid" to the
- * driver's supportedDataTypes before initialize() makes it create and keep
- * ulid columns.
+ * ulid-pg/typeorm with TypeORM (npm "typeorm", over node-postgres).  TypeORM
+ * refuses a column type it does not list; withUlid(dataSource) lists "ulid"
+ * before initialize(), and TypeORM creates and keeps ulid columns.
  */
 'use strict';
 
 const { DataSource, EntitySchema, In } = require('typeorm');
+const { withUlid } = require('ulid-pg/typeorm');
 const { KNOWN, KNOWN_UUID, ULID_TEXT, connection, check, expect, expectError, run } = require('./check');
 
 const Item = new EntitySchema({
@@ -33,18 +33,16 @@ const Legacy = new EntitySchema({
 });
 
 function dataSource(entities, synchronize) {
-	const ds = new DataSource({
+	return withUlid(new DataSource({
 		type: 'postgres', ...connection, username: connection.user, entities, synchronize, logging: false,
 		poolSize: 1,	/* one connection: ids are strictly increasing within a session (gen_ulid) */
-	});
-	ds.driver.supportedDataTypes.push('ulid');
-	return ds;
+	}));
 }
 
 async function main() {
 	const plain = new DataSource({ type: 'postgres', ...connection, username: connection.user, entities: [Item, Part] });
 	const refused = await plain.initialize().then(() => null, (e) => e);
-	check('without the hack, type "ulid" is refused (DataTypeNotSupportedError)',
+	check('without withUlid, type "ulid" is refused (DataTypeNotSupportedError)',
 		refused !== null && refused.name === 'DataTypeNotSupportedError', refused && `${refused.name}: ${refused.message}`);
 	if (plain.isInitialized)
 		await plain.destroy();
