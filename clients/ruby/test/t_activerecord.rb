@@ -1,9 +1,10 @@
-# ActiveRecord 6.1 (Debian's ruby-activerecord, ruby-pg) against ulid:
-# a migration with id: :ulid and a gen_ulid() default, create, find,
-# insert_all, associations, lists, and the schema.rb dump: without the
-# README's recipe (ulid_type.rb) it skips the ulid tables, with it the dump
-# loads into an empty database and works there.  Prints ok / not ok lines.
-#   ruby t_activerecord.rb PORT DATABASE LOAD_DATABASE
+# ulid-pg with ActiveRecord 6.1 (Debian's ruby-activerecord, ruby-pg): a
+# migration with id: :ulid and a gen_ulid() default, create, find,
+# insert_all, associations, lists, and the schema.rb dump: without the gem it
+# skips the ulid tables (the gap), with it the dump loads into an empty
+# database and works there; ulid[] and UUID strings through the gem's type.
+# Prints ok / not ok lines.
+#   ruby -I <the gem's lib> t_activerecord.rb PORT DATABASE LOAD_DATABASE
 require "active_record"
 require "stringio"
 
@@ -34,6 +35,7 @@ class CreateItems < ActiveRecord::Migration[6.1]
     create_table :items, id: :ulid, default: -> { "gen_ulid()" } do |t|
       t.string :name
       t.bigint :sf, default: -> { "snowflake_next('twitter')" }
+      t.column :tags, "ulid", array: true
     end
     create_table :parts, id: :ulid, default: -> { "gen_monotonic_ulid()" } do |t|
       t.references :item, type: :ulid, foreign_key: true, null: false
@@ -106,21 +108,31 @@ def dump(conn)
   io.string
 end
 plain = dump(conn)
-check "schema.rb without the recipe: 'Unknown type' and no create_table for the ulid tables (the pitfall)",
+check "schema.rb without ulid-pg: 'Unknown type' and no create_table for the ulid tables (the gap)",
       [true, false], [plain.include?("Unknown type 'ulid'"), plain.include?('create_table "items"')]
 
-# the recipe, then new connections (the type map is built per connection)
-require_relative "ulid_type"
+# the gem, then new connections (the type map is built per connection)
+require "ulid_pg"
 ActiveRecord::Base.connection_pool.disconnect!
+Item.reset_column_information
 conn = ActiveRecord::Base.connection
 schema = dump(conn)
-check "schema.rb with the recipe: create_table id: :ulid with the default",
+check "schema.rb with ulid-pg: create_table id: :ulid with the default",
       true, schema.include?('create_table "items", id: :ulid, default: -> { "gen_ulid()" }')
-check "schema.rb with the recipe: t.ulid for the reference, the foreign key", [true, true],
-      [schema.include?('t.ulid "item_id", null: false'), schema.include?('add_foreign_key "parts", "items"')]
-check "schema.rb with the recipe: the Snowflake default", true,
+check "schema.rb with ulid-pg: t.ulid for the reference and the array, the foreign key", [true, true, true],
+      [schema.include?('t.ulid "item_id", null: false'), schema.include?('t.ulid "tags", array: true'),
+       schema.include?('add_foreign_key "parts", "items"')]
+check "schema.rb with ulid-pg: the Snowflake default", true,
       schema.include?(%q{t.bigint "sf", default: -> { "snowflake_next('twitter'::snowflake_layout)" }})
-check "with the recipe: ids are still Strings", String, Item.find(a.id).id.class
+check "with ulid-pg: ids are still Strings", String, Item.find(a.id).id.class
+a.update!(tags: ids)
+check "with ulid-pg: a ulid[] column takes and reads an Array", ids, Item.find(a.id).tags
+check "where(tags: ...) contains", 1, Item.where("tags @> ARRAY[?]::ulid[]", ids[0]).count
+u = "018eafc1-8435-0cf0-5803-c72d06e78012"
+check "create!(id: a UUID string) stores the ULID of the same bytes", "01HTQW311N1KR5G0Y75M3EF00J", Item.create!(id: u, name: "u").id
+check "find(a UUID string) and where(id: a UUID string) find it", ["u", 1], [Item.find(u).name, Item.where(id: u).count]
+check "UlidPg.to_uuid(id) is id::uuid", conn.select_value("SELECT id::uuid::text FROM items WHERE name = 'u'"),
+      UlidPg.to_uuid(Item.find_by(name: "u").id)
 
 # db:schema:load: the dump into an empty database with the extension
 connect(LOAD_DB)
@@ -130,10 +142,11 @@ begin
   lcols = lconn.select_rows(<<~SQL)
     SELECT table_name || '.' || column_name, udt_name, coalesce(column_default, '')
     FROM information_schema.columns
-    WHERE table_name IN ('items', 'parts') AND (udt_name = 'ulid' OR column_name = 'sf') ORDER BY 1
+    WHERE table_name IN ('items', 'parts') AND (udt_name IN ('ulid', '_ulid') OR column_name = 'sf') ORDER BY 1
   SQL
   check "schema.rb loads: ulid columns, defaults and the foreign key as migrated",
         [["items.id", "ulid", "gen_ulid()"], ["items.sf", "int8", "snowflake_next('twitter'::snowflake_layout)"],
+         ["items.tags", "_ulid", ""],
          ["parts.id", "ulid", "gen_monotonic_ulid()"], ["parts.item_id", "ulid", ""]], lcols
   Item.reset_column_information
   Part.reset_column_information
@@ -141,6 +154,6 @@ begin
   x.parts.create!(n: 1)
   check "in the loaded schema: create! and the association", [true, 1], [ULID_RE.match?(x.id), x.parts.count]
 rescue StandardError => e
-  check "schema.rb with the recipe loads", "loaded", "#{e.class}: #{e.message.lines.first}"
+  check "schema.rb with ulid-pg loads", "loaded", "#{e.class}: #{e.message.lines.first}"
 end
 exit($failed.zero? ? 0 : 1)
