@@ -1,7 +1,8 @@
 /*
- * pgjdbc (Debian's libpostgresql-jdbc-java) against the ulid extension.
- * Compiled and run by test/scenarios/client_java.sh:
- *   java -cp /usr/share/java/postgresql.jar:. UlidJdbc PORT DATABASE
+ * io.github.ulidpg.Ulids with pgjdbc (Debian's libpostgresql-jdbc-java):
+ * first what pgjdbc does alone (the gaps, with their SQLSTATEs), then the
+ * adapter.  Compiled and run by test/scenarios/client_java.sh:
+ *   java -cp /usr/share/java/postgresql.jar:ulid-pg.jar:. UlidJdbc PORT DATABASE
  * Prints one "ok - ..." or "not ok - ..." line per check; a check that throws
  * is a "not ok" line with the error and the next check still runs.
  */
@@ -26,6 +27,7 @@ import java.util.Objects;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
+import io.github.ulidpg.Ulids;
 import org.postgresql.PGConnection;
 import org.postgresql.PGStatement;
 import org.postgresql.copy.CopyManager;
@@ -271,6 +273,56 @@ public class UlidJdbc {
 			}
 			copy.copyIn("COPY copied FROM STDIN (FORMAT binary)", new ByteArrayInputStream(b));
 			return column(c, "SELECT id FROM copied ORDER BY id");
+		});
+
+		/* the adapter: Ulids.setUlid sends a ULID, a UUID's text, a UUID or 16 bytes untyped */
+		expect("Ulids.setUlid(String) in WHERE, default URL", 1, () -> {
+			try (PreparedStatement ps = c.prepareStatement("SELECT n FROM items WHERE id = ?")) {
+				Ulids.setUlid(ps, 1, ids.get(0).toLowerCase());
+				try (ResultSet rs = ps.executeQuery()) {
+					return rs.next() ? rs.getInt(1) : null;
+				}
+			}
+		});
+		UUID u6 = UUID.fromString("018eafc1-8435-0cf0-5803-c72d06e78030");
+		expect("Ulids.setUlid(UUID) in INSERT: stored without a cast; Ulids.getUuid reads it back", u6 + " 01HTQW311N1KR5G0Y75M3EF01G", () -> {
+			try (PreparedStatement ps = c.prepareStatement("INSERT INTO items (id, n) VALUES (?, 106) RETURNING id, id::uuid")) {
+				Ulids.setUlid(ps, 1, u6);
+				try (ResultSet rs = ps.executeQuery()) {
+					rs.next();
+					return Ulids.getUuid(rs, 1) + " " + Ulids.getUlid(rs, 1) + (rs.getObject(2, UUID.class).equals(u6) ? "" : " (id::uuid differs)");
+				}
+			}
+		});
+		expect("Ulids.setUlid(a UUID's text) finds that row", 106, () -> {
+			try (PreparedStatement ps = c.prepareStatement("SELECT n FROM items WHERE id = ?")) {
+				Ulids.setUlid(ps, 1, u6.toString());
+				try (ResultSet rs = ps.executeQuery()) {
+					return rs.next() ? rs.getInt(1) : null;
+				}
+			}
+		});
+		expect("Ulids.createArray into a ulid[] column, Ulids.getUlids out", Arrays.asList(ids.get(0), KNOWN), () -> {
+			try (Statement st = c.createStatement()) {
+				st.execute("ALTER TABLE items ADD tags ulid[]");
+			}
+			try (PreparedStatement ps = c.prepareStatement("UPDATE items SET tags = ? WHERE n = 1 RETURNING tags")) {
+				ps.setArray(1, Ulids.createArray(c, Arrays.asList(ids.get(0), KNOWN_UUID)));
+				try (ResultSet rs = ps.executeQuery()) {
+					rs.next();
+					return Arrays.asList(Ulids.getUlids(rs, 1));
+				}
+			}
+		});
+		expect("a batch of 100 INSERTs with Ulids.setUlid(UUID)", 100L, () -> {
+			try (PreparedStatement ps = c.prepareStatement("INSERT INTO items (id, n) VALUES (?, 1000)")) {
+				for (int i = 0; i < 100; i++) {
+					Ulids.setUlid(ps, 1, UUID.randomUUID());
+					ps.addBatch();
+				}
+				ps.executeBatch();
+			}
+			return one(c, "SELECT count(*) FROM items WHERE n = 1000");
 		});
 		c.close();
 
