@@ -31,6 +31,7 @@ pkgs=(
 	ruby-activerecord ruby-pg   # ActiveRecord 6.1 (client_ruby)
 	golang-go golang-github-jackc-pgx-v4-dev  # Go and pgx v4, built offline (client_go)
 	cargo rustc librust-tokio-postgres-dev librust-tokio-dev librust-uuid-dev  # Rust (client_rust)
+	elixir                      # Elixir (client_elixir; Postgrex and Ecto are not in Debian)
 	valgrind gnuplot-nox        # the benchmark's instruction counts (callgrind) and plots
 	python3                     # test/readme/check.py, the README's examples
 )
