@@ -37,7 +37,7 @@ client_build "client_java: ulid-pg compiles (javac -Xlint:all -Werror)" "$build/
 cp "$src/pom.xml" "$build/classes/META-INF/maven/io.github.ulid-pg/ulid-pg/"
 client_build "client_java: jar packs ulid-pg-1.2.0.jar" "$build/jar.log" \
 	jar --create --file "$build/ulid-pg-1.2.0.jar" -C "$build/classes" . || exit 1
-ok "client_java: ulid-pg-1.2.0.jar built ($(unzip -Z1 "$build/ulid-pg-1.2.0.jar" | grep -c '\.class$') classes, with pom.xml)"
+ok "client_java: ulid-pg-1.2.0.jar built ($(jar --list --file "$build/ulid-pg-1.2.0.jar" | grep -c '\.class$') classes, with pom.xml)"
 cp="$jar:$build/ulid-pg-1.2.0.jar"
 client_build "client_java: UlidJdbc.java compiles" "$build/javac-test.log" \
 	javac -Xlint:all -Werror -d "$build/test" -cp "$cp" "$src/test/UlidJdbc.java" || exit 1
