@@ -16,6 +16,12 @@ SELECT '018eafc1-8435-0cf0-5803-c72d06e78011'::uuid::ulid AS as_ulid;
 CREATE TABLE ulid_t (id ulid);
 SELECT err($$INSERT INTO ulid_t SELECT u FROM uuid_t RETURNING id$$);
 SELECT err($$INSERT INTO ulid_t VALUES ('018eafc1-8435-0cf0-5803-c72d06e78011'::uuid) RETURNING id$$);
+-- ... nor a parameter typed uuid (what a driver sends for its UUID object
+-- when no adapter sends it untyped or as ULID text: issue 33 keeps this)
+SELECT err($$PREPARE ins_uuid(uuid) AS INSERT INTO ulid_t VALUES ($1)$$);
+PREPARE cmp_uuid(uuid) AS SELECT count(*) FROM ulid_t WHERE id = $1;   -- comparing is fine
+EXECUTE cmp_uuid('018eafc1-8435-0cf0-5803-c72d06e78011');
+DEALLOCATE cmp_uuid;
 INSERT INTO ulid_t SELECT u::ulid FROM uuid_t;
 SELECT id FROM ulid_t;
 

@@ -22,13 +22,17 @@ fi
 pkgs=(
 	"${build_pkgs[@]}"
 	clang libclang-rt-dev        # libFuzzer and the sanitizers (any clang version)
-	# the client suite (test/scenarios/client_*.sh): Python drivers and ORMs
-	# for Debian's /usr/bin/python3, pgjdbc and a JDK to compile against it
-	python3-psycopg2 python3-psycopg python3-asyncpg python3-sqlalchemy python3-django
-	libpostgresql-jdbc-java default-jdk-headless
-	ruby-activerecord ruby-pg   # ActiveRecord 6.1 (client_ruby)
+	# --- client adapters (clients/, test/scenarios/client_*.sh; Node.js below) ---
+	# Python: the drivers and frameworks for Debian's /usr/bin/python3, and
+	# what builds the ulid_pg wheel offline and installs it (client_python)
+	python3-psycopg2 python3-psycopg python3-asyncpg python3-sqlalchemy python3-alembic python3-django
+	python3-build python3-setuptools python3-wheel python3-pip
+	libpostgresql-jdbc-java default-jdk-headless  # pgjdbc and a JDK (client_java)
+	ruby-activerecord ruby-pg   # ActiveRecord 6.1 (client_ruby; gem build)
 	golang-go golang-github-jackc-pgx-v4-dev  # Go and pgx v4, built offline (client_go)
-	cargo rustc librust-tokio-postgres-dev librust-tokio-dev librust-tokio-macros-dev  # client_rust
+	cargo rustc librust-tokio-postgres-dev librust-tokio-dev librust-uuid-dev  # Rust (client_rust)
+	elixir                      # Elixir (client_elixir; Postgrex and Ecto are not in Debian)
+	# --- end of the client adapters' packages ---
 	valgrind gnuplot-nox        # the benchmark's instruction counts (callgrind) and plots
 	python3                     # test/readme/check.py, the README's examples
 )

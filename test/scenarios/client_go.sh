@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Go: pgx v4 from Debian's golang-github-jackc-pgx-v4-dev with Debian's Go
-# (golang-go; both installed by test/deps.sh), built offline in GOPATH mode
-# from /usr/share/gocode.  test/client/go/ulid_pgx.go checks strings,
-# pgtype.UUID, ulid[] scanning, CopyFrom, generic plans and the simple
-# protocol, the pitfalls with their exact errors and the README's recipes;
-# each "ok"/"not ok" line counts.  A missing package is a failure (never a
-# skip).
+# The Go adapter (clients/go, package ulidpg) with pgx v4 from Debian's
+# golang-github-jackc-pgx-v4-dev and Debian's Go (golang-go; both installed
+# by test/deps.sh), built offline in GOPATH mode from /usr/share/gocode:
+# go vet and the unit tests (the build check), then clients/go/test/main.go
+# against a server, without ulidpg.Register (the gaps, with their exact
+# errors) and with it; each "ok"/"not ok" line counts.  A missing package is
+# a failure (never a skip).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../lib.sh
@@ -19,13 +19,24 @@ if [ ! -x "$GO" ] || [ ! -d "$pgx" ]; then
 	exit 1
 fi
 build=$ULID_WORK/go
-mkdir -p "$build"
-# GOPATH mode, no network: every import comes from Debian's /usr/share/gocode
-client_build "client_go: ulid_pgx.go builds offline" "$build/build.log" \
-	env -C "$ULID_ROOT/test/client/go" GO111MODULE=off GOPATH=/usr/share/gocode GOFLAGS= GOPROXY=off \
-	GOCACHE="${ULID_GOCACHE:-$build/cache}" timeout 300 "$GO" build -o "$build/ulid_pgx" ulid_pgx.go || exit 1
+pkg=$build/gopath/src/github.com/ulid-pg/ulid/clients/go
+mkdir -p "$(dirname "$pkg")"
+cp -a "$ULID_ROOT/clients/go" "$pkg"
+# GOPATH mode, no network: every import comes from the copy above and Debian's /usr/share/gocode
+gocmd() {
+	env -C "$pkg" GO111MODULE=off GOPATH="$build/gopath:/usr/share/gocode" GOFLAGS= GOPROXY=off \
+		GOCACHE="${ULID_GOCACHE:-$build/cache}" timeout 300 "$GO" "$@"
+}
+client_build "client_go: go vet ulidpg" "$build/vet.log" gocmd vet . ./test || exit 1
+if gocmd test . >"$build/test.log" 2>&1; then
+	ok "client_go: go test ulidpg ($(tail -1 "$build/test.log" | cut -f1,2 | tr '\t' ' '))"
+else
+	sed 's/^/# /' "$build/test.log" | tail -30
+	not_ok "client_go: go test ulidpg"
+fi
+client_build "client_go: test/main.go builds offline" "$build/build.log" gocmd build -o "$build/ulid_pgx" ./test || exit 1
 echo "# $("$GO" version), pgx $(dpkg-query -W -f='${Version}' golang-github-jackc-pgx-v4-dev 2>/dev/null)"
 S=client_go
 client_server $S "ulid.node_id = 1" go || exit 1
-run_client pgx "$build/out" timeout 60 "$build/ulid_pgx" "$(pg_port $S)" go
+run_client ulidpg "$build/out" timeout 60 "$build/ulid_pgx" "$(pg_port $S)" go
 pg_stop $S

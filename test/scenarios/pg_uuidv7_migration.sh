@@ -21,7 +21,9 @@
 #    DROP EXTENSION pg_uuidv7 is refused while they depend on it; the two
 #    ways the README gives both end with every row kept and every default
 #    and view calling ulid's functions:
-#    a. pg_dump, the dump's CREATE EXTENSION pg_uuidv7 line made ulid's,
+#    a. pg_dump, the dump's CREATE EXTENSION pg_uuidv7 line made ulid's and
+#       its COMMENT ON EXTENSION pg_uuidv7 line deleted (without that the
+#       restore stops there),
 #       restore;
 #    b. in place, one transaction: DROP EXTENSION pg_uuidv7 CASCADE (which
 #       drops the defaults and views that call it), CREATE EXTENSION ulid,
@@ -232,12 +234,17 @@ on_ulid() {
 			           (SELECT count(*) FROM orders_today)")"
 }
 
-# a. dump, the CREATE EXTENSION line made ulid's, restore
+# a. dump, the CREATE EXTENSION line made ulid's and the COMMENT ON
+# EXTENSION line deleted (the README's recipe), restore
 as_pg "$PG_BIN/pg_dump" "${conn[@]}" -d legacy -f "$D/legacy.sql"
-sed -e 's/^CREATE EXTENSION IF NOT EXISTS pg_uuidv7 /CREATE EXTENSION IF NOT EXISTS ulid /' \
-	-e '/^COMMENT ON EXTENSION pg_uuidv7 /d' "$D/legacy.sql" >"$D/legacy-ulid.sql"
-check "the dump names pg_uuidv7 in its CREATE EXTENSION line only" "1" \
-	"$(grep -c '^CREATE EXTENSION IF NOT EXISTS pg_uuidv7 ' "$D/legacy.sql")"
+check "the dump names pg_uuidv7 in a CREATE EXTENSION and a COMMENT ON EXTENSION line" "1 1" \
+	"$(grep -c '^CREATE EXTENSION IF NOT EXISTS pg_uuidv7 ' "$D/legacy.sql") $(grep -c '^COMMENT ON EXTENSION pg_uuidv7 ' "$D/legacy.sql")"
+sed -e 's/^CREATE EXTENSION IF NOT EXISTS pg_uuidv7 /CREATE EXTENSION IF NOT EXISTS ulid /' "$D/legacy.sql" >"$D/legacy-create-only.sql"
+sql postgres -c "CREATE DATABASE legacy_half"
+check "with only the CREATE EXTENSION line changed, the restore stops at COMMENT ON EXTENSION pg_uuidv7" \
+	'ERROR:  extension "pg_uuidv7" does not exist' \
+	"$(sql legacy_half -o /dev/null -f "$D/legacy-create-only.sql" 2>&1 | sed -n 's/^psql:[^:]*:[0-9]*: //p' | head -1)"
+sed -e '/^COMMENT ON EXTENSION pg_uuidv7 /d' "$D/legacy-create-only.sql" >"$D/legacy-ulid.sql"
 sql postgres -c "CREATE DATABASE legacy_restored"
 check_cmd "restore of the edited dump" sql legacy_restored -o /dev/null -f "$D/legacy-ulid.sql"
 on_ulid legacy_restored "dump and restore"

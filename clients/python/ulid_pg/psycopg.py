@@ -1,0 +1,64 @@
+"""psycopg 3: ``register_ulid(conn)`` once per connection (or pool
+``configure`` callback).
+
+After it:
+
+- ``ulid[]`` results are lists of str (also ``array_agg(id)``);
+- binary results (``conn.cursor(binary=True)``, binary COPY with
+  ``set_types(["ulid", ...])``) are ULID strs, and a str is written to a
+  binary COPY of a ulid column as its 16 bytes;
+- a ``uuid.UUID`` parameter is sent as its 16 bytes with no type, so the
+  server reads it as whatever the query needs: a ``ulid`` (``INSERT`` into a
+  ulid column, no ``::ulid`` cast) or a ``uuid``, as before.
+
+A str parameter already works with ``%s`` (sent untyped); with ``%b`` it is
+typed ``text`` and ``WHERE id = %b`` is 42883: use ``%s``.
+"""
+import uuid
+
+from psycopg.adapt import Dumper, Loader
+from psycopg.pq import Format
+from psycopg.types import TypeInfo
+
+from . import from_bytes, to_bytes
+
+__all__ = ['register_ulid']
+
+
+class UlidBinaryLoader(Loader):
+    format = Format.BINARY
+
+    def load(self, data):
+        return from_bytes(bytes(data))
+
+
+class UlidBinaryDumper(Dumper):
+    format = Format.BINARY
+
+    def dump(self, obj):
+        return to_bytes(obj)
+
+
+class UuidAnyDumper(Dumper):
+    """a uuid.UUID as 16 binary bytes of no declared type: the server types
+    the parameter (ulid and uuid share their binary form)"""
+    format = Format.BINARY
+    oid = 0
+
+    def dump(self, obj):
+        return obj.bytes
+
+
+def register_ulid(context, name='ulid'):
+    """Register the ulid type of this database (its OID differs per
+    database) on a connection or cursor; returns its TypeInfo."""
+    conn = getattr(context, 'connection', context)
+    info = TypeInfo.fetch(conn, name)
+    if info is None:
+        raise LookupError(f'type {name!r} not found: CREATE EXTENSION ulid first, or name it schema-qualified')
+    info.register(context)
+    adapters = context.adapters
+    adapters.register_loader(info.oid, UlidBinaryLoader)
+    adapters.register_dumper(None, type('UlidBinaryDumper', (UlidBinaryDumper,), {'oid': info.oid}))
+    adapters.register_dumper(uuid.UUID, UuidAnyDumper)  # the class: a name loses to a used class
+    return info
