@@ -64,6 +64,17 @@ check_same() {
 		diff <(echo "$2") <(echo "$3") | sed 's/^/# /'
 	fi
 }
+# check_interleaved LABEL SWITCHES: concurrent sessions' ids switch session
+# in id order over 1000 times (they really ran at once), or, on a machine so
+# loaded that it ran them one after another, a skip saying so: the order
+# checks beside it then held but tested little concurrency
+check_interleaved() {
+	if [ "${2:-0}" -gt 1000 ]; then
+		ok "$1: the sessions really interleaved ($2 switches in id order)"
+	else
+		skip "$1: the sessions barely interleaved (${2:-0} switches in id order, the machine ran them one after another)"
+	fi
+}
 # check_cmd DESCRIPTION command...: ok when the command exits 0
 check_cmd() {
 	local d=$1
