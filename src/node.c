@@ -69,7 +69,7 @@
 #include "nodeset.h"
 
 /* settings */
-int			ulid_node_id_setting = -1;
+static int	ulid_node_id_setting = -1;	/* ulid.node_id, -1 unset */
 int			ulid_node_source = ULID_NODE_SOURCE_SETTING;
 static char *node_ids_text = NULL;
 
@@ -474,7 +474,7 @@ ulid_node_report_none(const char *what, const char *fn, const char *call)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("this server has no node id for %s ids", what),
-				 errdetail("Citus is installed in this database, and whether it lists other nodes, which rules out ulid.node_id, cannot be read: %s.",
+				 errdetail("ulid.node_id_source is 'setting', and Citus's metadata, which says whether other nodes share a cluster with this one (then ulid.node_id is not used), cannot be read: %s.",
 						   why ? why : "unknown"),
 				 errhint("Set ulid.node_id_source = 'citus' in the postgresql.conf of every node of the cluster, then SELECT pg_reload_conf().")));
 	ereport(ERROR,

@@ -19,7 +19,6 @@ typedef enum UlidNodeSource
 } UlidNodeSource;
 
 /* settings (node.c) */
-extern ULID_HIDDEN int ulid_node_id_setting;	/* ulid.node_id, -1 unset */
 extern ULID_HIDDEN int ulid_node_source;	/* ulid.node_id_source */
 
 /*
