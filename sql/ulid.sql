@@ -982,10 +982,15 @@ REVOKE ALL ON FUNCTION ulid_advance_from_tables(interval, boolean) FROM PUBLIC;
 -----------------------------------------------------------------------------
 
 -- Every node of a Citus cluster, asked through Citus for its node identity:
--- one row per node, shared when its owned set meets another node's.
--- PL/pgSQL, so that nothing refers to Citus before it runs (Citus need not
--- be installed); the extension's schema is looked up, not taken from the
--- search_path.
+-- one row per node, shared when its owned set meets another node's, and a
+-- problem when it has no node id or when its node id does not fit a layout
+-- that a column default of this database mints on with the node id
+-- (snowflake_next(layout), cosid80_next()): Citus never hands out a group
+-- id twice, so group ids outgrow small layouts.  A layout's node bits are
+-- the bits of its diagram's fields other than sign, unused, time and
+-- sequence (reserved names).  PL/pgSQL, so that nothing refers to Citus
+-- before it runs (Citus need not be installed); the extension's schema is
+-- looked up, not taken from the search_path.
 CREATE FUNCTION ulid_check_node_ids(
         OUT node_name text, OUT node_port integer, OUT node_id bigint, OUT source text,
         OUT owned_nodes text, OUT shared boolean, OUT problem text)
@@ -996,6 +1001,7 @@ CREATE FUNCTION ulid_check_node_ids(
 DECLARE
     ext_schema name;
     cmd text;
+    n record;
 BEGIN
     IF NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') THEN
         RAISE EXCEPTION 'ulid_check_node_ids() checks a Citus cluster, and Citus is not installed in the database "%"', current_database()
@@ -1009,38 +1015,71 @@ BEGIN
             USING ERRCODE = '55000',
                   HINT = 'Connect to the coordinator (group 0) and run it there.';
     END IF;
-    SELECT n.nspname INTO ext_schema
-    FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'ulid';
+    SELECT ns.nspname INTO ext_schema
+    FROM pg_extension e JOIN pg_namespace ns ON ns.oid = e.extnamespace WHERE e.extname = 'ulid';
     cmd := format('SELECT row_to_json(i)::text FROM %I.ulid_node_identity() i', ext_schema);
-    RETURN QUERY
-    WITH answers AS (
-        SELECT coalesce(d.nodename, current_setting('citus.local_hostname')) AS name,
-               coalesce(d.nodeport, current_setting('port')::integer) AS port,
-               r.success, r.result
-        FROM run_command_on_all_nodes(cmd) r
-        LEFT JOIN pg_dist_node d ON d.nodeid = r.nodeid
-    ), nodes AS (
-        SELECT a.name, a.port,
-               CASE WHEN a.success THEN (a.result::json ->> 'node_id')::bigint END AS id,
-               CASE WHEN a.success THEN a.result::json ->> 'source' END AS src,
-               CASE WHEN a.success THEN a.result::json ->> 'owned_nodes' END AS owned,
-               CASE WHEN a.success THEN a.result::json ->> 'problem'
-                    ELSE 'could not ask the node: ' || a.result END AS why
-        FROM answers a
-    ), ranges AS (
-        SELECT n.name, n.port,
-               int8range(split_part(x, '-', 1)::bigint,
-                         coalesce(nullif(split_part(x, '-', 2), ''), split_part(x, '-', 1))::bigint,
-                         '[]') AS r
-        FROM nodes n, unnest(string_to_array(nullif(n.owned, ''), ',')) x
-    )
-    SELECT n.name, n.port, n.id, n.src, n.owned,
-           EXISTS (SELECT 1 FROM ranges a JOIN ranges b ON a.r && b.r
-                   WHERE a.name = n.name AND a.port = n.port
-                     AND (b.name, b.port) <> (n.name, n.port)),
-           n.why
-    FROM nodes n
-    ORDER BY n.name, n.port;
+    FOR n IN
+        WITH answers AS (
+            SELECT coalesce(d.nodename, current_setting('citus.local_hostname')) AS name,
+                   coalesce(d.nodeport, current_setting('port')::integer) AS port,
+                   r.success, r.result
+            FROM run_command_on_all_nodes(cmd) r
+            LEFT JOIN pg_dist_node d ON d.nodeid = r.nodeid
+        ), nodes AS (
+            SELECT a.name, a.port,
+                   CASE WHEN a.success THEN (a.result::json ->> 'node_id')::bigint END AS id,
+                   CASE WHEN a.success THEN a.result::json ->> 'source' END AS src,
+                   CASE WHEN a.success THEN a.result::json ->> 'owned_nodes' END AS owned,
+                   CASE WHEN a.success THEN a.result::json ->> 'problem'
+                        ELSE 'could not ask the node: ' || a.result END AS why
+            FROM answers a
+        ), ranges AS (
+            SELECT nd.name, nd.port,
+                   int8range(split_part(x, '-', 1)::bigint,
+                             coalesce(nullif(split_part(x, '-', 2), ''), split_part(x, '-', 1))::bigint,
+                             '[]') AS r
+            FROM nodes nd, unnest(string_to_array(nullif(nd.owned, ''), ',')) x
+        )
+        SELECT nd.name, nd.port, nd.id, nd.src, nd.owned,
+               EXISTS (SELECT 1 FROM ranges a JOIN ranges b ON a.r && b.r
+                       WHERE a.name = nd.name AND a.port = nd.port
+                         AND (b.name, b.port) <> (nd.name, nd.port)) AS shared,
+               nd.why
+        FROM nodes nd
+        ORDER BY nd.name, nd.port
+    LOOP
+        node_name := n.name;
+        node_port := n.port;
+        node_id := n.id;
+        source := n.src;
+        owned_nodes := n.owned;
+        shared := n.shared;
+        -- the layouts of this database's defaults that cannot hold the node id
+        SELECT nullif(concat_ws('; ', n.why, string_agg(format('node id %s does not fit the layout %s (nodes 0 to %s) that the default of %s mints on',
+                                                               n.id, l.layout, l.max_node, l.columns), '; ' ORDER BY l.layout)), '')
+          INTO problem
+          FROM (SELECT f.layout, f.max_node,
+                       min(f.col) || CASE WHEN count(*) > 1 THEN format(' (and %s more)', count(*) - 1) ELSE '' END AS columns
+                  FROM (SELECT x.layout, format('%s.%I', d.adrelid::regclass, a.attname) AS col,
+                               CASE WHEN x.layout = 'COSID_80' THEN 1048575
+                                    ELSE (SELECT (2::numeric ^ sum(b[2]::int) - 1)::bigint
+                                            FROM regexp_matches(split_part(@extschema@.snowflake_layout_diagram(x.layout::@extschema@.snowflake_layout), E'\n', 1),
+                                                                '\| ([a-z_][a-z0-9_]*) (\d+) ', 'g') b
+                                           WHERE b[1] NOT IN ('sign', 'unused', 'time', 'sequence')) END AS max_node
+                          FROM pg_attrdef d
+                          JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum AND NOT a.attisdropped,
+                               regexp_matches(pg_get_expr(d.adbin, d.adrelid),
+                                              'snowflake_next\(''((?:[^'']|'''')*)''::(?:(?:[a-z_][a-z0-9_$]*|"(?:[^"]|"")+")\.)?snowflake_layout\)|cosid80_(next)\(NULL::bigint\)', 'g') r,
+                               LATERAL (SELECT CASE WHEN r[2] IS NOT NULL THEN 'COSID_80' ELSE replace(r[1], '''''', '''') END) x(layout)
+                         WHERE EXISTS (SELECT FROM pg_depend p
+                                        WHERE p.classid = 'pg_attrdef'::regclass AND p.objid = d.oid
+                                          AND p.refclassid = 'pg_proc'::regclass
+                                          AND p.refobjid IN ('@extschema@.snowflake_next(@extschema@.snowflake_layout)'::regprocedure,
+                                                             '@extschema@.cosid80_next(bigint)'::regprocedure))) f
+                 WHERE n.id > f.max_node
+                 GROUP BY f.layout, f.max_node) l;
+        RETURN NEXT;
+    END LOOP;
 END
 $fn$;
-COMMENT ON FUNCTION ulid_check_node_ids() IS 'on a Citus coordinator: every node''s name, port, node id, its source, the nodes it owns, whether another node owns one of them too, and why a node has no node id';
+COMMENT ON FUNCTION ulid_check_node_ids() IS 'on a Citus coordinator: every node''s name, port, node id, its source, the nodes it owns, whether another node owns one of them too, and its problem: why it has no node id, or a column default''s layout that its node id does not fit';

@@ -57,8 +57,10 @@ check_node80(int64 node, bool from_setting)
 			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 			 errmsg("node " INT64_FORMAT " does not fit COSID_80", node),
 			 errdetail("COSID_80 has a 20-bit node: nodes 0 to 1048575."),
-			 from_setting ?
-			 errhint("The node is this server's node id (ulid.node_id, or its Citus group id under ulid.node_id_source = 'citus'); pass a node that fits: cosid80_next(node).") : 0));
+			 !from_setting ? 0 :
+			 ulid_node_source == ULID_NODE_SOURCE_CITUS ?
+			 errhint("The node is this node's Citus group id (ulid.node_id_source = 'citus'), and Citus never hands out a group id twice: mint these ids on a node whose group fits.") :
+			 errhint("The node is this server's node id (ulid.node_id): set one that fits, or pass a node this server owns that fits: cosid80_next(node).")));
 }
 
 /* The parts of COSID_80 text, or ERROR 22P02 / 22003 naming fn. */

@@ -17,16 +17,32 @@
  *	  (sql/ulid.sql) compares every node of a Citus cluster.
  *
  * CITUS
- * There is no build or load dependency on Citus: the group id is read by
- * name, from the table pg_catalog.pg_dist_local_group (one row, column
- * groupid), with the catalog snapshot as Citus itself reads it.  Only a
- * superuser or an extension script can create a table in pg_catalog, so no
- * role can stand in for it.  The value is cached per backend and dropped
- * on a relcache invalidation of that table (Citus's trigger on it sends
- * one when citus_add_node() sets a worker's group), on any full
- * invalidation and when ulid.node_id_source is set (a reload).  A failed
- * read is not cached: the call that needs it fails (55000, naming why),
- * and the next one reads again.
+ * There is no build or load dependency on Citus: its metadata is read by
+ * name, with the catalog snapshot as Citus itself reads it, from
+ * pg_catalog.pg_dist_local_group (one row: this node's group id) and
+ * pg_catalog.pg_dist_node (the cluster's nodes; on a worker, the copy
+ * Citus's metadata sync keeps).  Only a superuser or an extension script can
+ * create a table in pg_catalog, so no role can stand in for them.  Where
+ * Citus is installed in the database, no configuration lets two nodes of
+ * one cluster mint on one node:
+ *	  - 'citus' mints on the group id only once the node has joined a
+ *	    cluster: pg_dist_node has a row of its group, or it is group 0 and
+ *	    lists other nodes (a coordinator never registered with
+ *	    citus_set_coordinator_host).  A lone node with Citus installed is
+ *	    group 0, the coordinator's id of every cluster; it refuses.
+ *	  - 'setting' (ulid.node_id) and ulid.node_ids refuse on a node whose
+ *	    pg_dist_node lists a node of another group: a postgresql.conf copied
+ *	    to every node (still what most images do) would make them mint on
+ *	    one node, and no node can see another's settings.  A lone Citus
+ *	    server, or a cluster of one node, keeps them.
+ * What was read is cached per backend and dropped on a relcache
+ * invalidation of either table (Citus's triggers send one on every change
+ * of their rows), when a table of either name is created or dropped (the
+ * RELNAMENSP syscache: CREATE or DROP EXTENSION citus), on any full
+ * invalidation and when a setting changes (a reload).  ulid_node_cached
+ * holds the node id so checked, so the hot path is one compare as with a
+ * plain setting; a failed read is not cached: the call that needs it fails
+ * (55000, naming why), and the next one reads again.
  *
  *-------------------------------------------------------------------------
  */
@@ -48,11 +64,12 @@
 #include "utils/inval.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/syscache.h"
 
 #include "nodeset.h"
 
 /* settings */
-int			ulid_node_id_setting = -1;
+static int	ulid_node_id_setting = -1;	/* ulid.node_id, -1 unset */
 int			ulid_node_source = ULID_NODE_SOURCE_SETTING;
 static char *node_ids_text = NULL;
 
@@ -70,12 +87,38 @@ typedef struct owned_set
 } owned_set;
 static owned_set *owned = NULL;
 
-/* the Citus group id of this backend's database, -1 until read */
-static int64 citus_group = -1;
-static Oid	citus_table = InvalidOid;	/* the table it came from */
-static bool citus_callback = false;
+/* the node this backend mints on, checked (node_resolve); -1 until then */
+int64		ulid_node_cached = -1;
+
+/* What this backend read of Citus in its database (citus_load). */
+typedef struct citus_meta
+{
+	bool		valid;			/* read since the last invalidation */
+	bool		installed;		/* pg_catalog.pg_dist_local_group exists */
+	int64		group;			/* this node's group id */
+	bool		joined;			/* it belongs to a cluster (see CITUS above) */
+	bool		others;			/* pg_dist_node lists a node of another group */
+} citus_meta;
+static citus_meta citus;
+static Oid	citus_group_rel = InvalidOid;
+static Oid	citus_node_rel = InvalidOid;
+static uint32 citus_group_hash;	/* RELNAMENSP hash values of their names */
+static uint32 citus_node_hash;
+static bool citus_callbacks = false;
+static uint64 node_generation = 0;	/* counts invalidations */
 
 #define CITUS_TABLE "pg_dist_local_group"
+#define CITUS_NODES "pg_dist_node"
+
+/* Why a server has no node id (node_resolve), for the error's hint. */
+typedef enum node_problem
+{
+	NODE_OK,
+	NODE_UNSET,					/* 'setting', ulid.node_id unset */
+	NODE_IN_CLUSTER,			/* 'setting' on a Citus node with others */
+	NODE_CITUS,					/* Citus's metadata cannot be read */
+	NODE_NOT_JOINED				/* 'citus' on a node not in a cluster */
+} node_problem;
 
 /* --- ulid.node_ids --------------------------------------------------------- */
 
@@ -158,132 +201,282 @@ node_ids_with(int64 node)
 	return out;
 }
 
-/* --- the Citus group id ------------------------------------------------------ */
+/* --- Citus's metadata ---------------------------------------------------------- */
 
 static void
-citus_invalidate(Datum arg pg_attribute_unused(), Oid relid)
+node_invalidate(void)
 {
-	if (relid == InvalidOid || relid == citus_table)
-	{
-		citus_group = -1;
-		citus_table = InvalidOid;
-	}
+	citus.valid = false;
+	ulid_node_cached = -1;
+	node_generation++;
 }
 
 static void
-assign_node_source(int newval pg_attribute_unused(), void *extra pg_attribute_unused())
+citus_relcache_changed(Datum arg pg_attribute_unused(), Oid relid)
 {
-	citus_group = -1;
-	citus_table = InvalidOid;
+	if (relid == InvalidOid || relid == citus_group_rel || relid == citus_node_rel)
+		node_invalidate();
+}
+
+static void
+citus_relname_changed(Datum arg pg_attribute_unused(), int cacheid pg_attribute_unused(),
+					  uint32 hashvalue)
+{
+	if (hashvalue == 0 || hashvalue == citus_group_hash || hashvalue == citus_node_hash)
+		node_invalidate();
+}
+
+static void
+assign_node_setting(int newval pg_attribute_unused(), void *extra pg_attribute_unused())
+{
+	node_invalidate();
 }
 
 /*
- * Read the group id from Citus's table; -1 with *why set (palloc'd) when
- * it cannot be read.
+ * The groupid column of every row of the Citus table pg_catalog.name
+ * (relid), as a List of int (-1 for NULL); false with *why set (palloc'd)
+ * when it has no integer column groupid.
  */
-static int64
-citus_read(char **why)
+static bool
+citus_groupids(Oid relid, const char *name, List **groups, char **why)
 {
-	Oid			relid;
-	Relation	rel;
+	Relation	rel = table_open(relid, AccessShareLock);
+	AttrNumber	att = get_attnum(relid, "groupid");
 	SysScanDesc scan;
 	HeapTuple	tup;
-	AttrNumber	att;
-	int64		group = -1;
 
-	if (!IsTransactionState())
-	{
-		*why = pstrdup("the Citus group id is read in a transaction, and there is none");
-		return -1;
-	}
-	relid = get_relname_relid(CITUS_TABLE, PG_CATALOG_NAMESPACE);
-	if (!OidIsValid(relid))
-	{
-		*why = psprintf("Citus is not installed in the database \"%s\" (there is no pg_catalog." CITUS_TABLE ")",
-						get_database_name(MyDatabaseId));
-		return -1;
-	}
-	if (!citus_callback)
-	{
-		CacheRegisterRelcacheCallback(citus_invalidate, (Datum) 0);
-		citus_callback = true;
-	}
-	att = get_attnum(relid, "groupid");
-	rel = table_open(relid, AccessShareLock);
+	*groups = NIL;
 	if (att == InvalidAttrNumber ||
 		TupleDescAttr(RelationGetDescr(rel), att - 1)->atttypid != INT4OID)
 	{
 		table_close(rel, AccessShareLock);
-		*why = pstrdup("pg_catalog." CITUS_TABLE " has no integer column groupid (an unknown Citus version)");
-		return -1;
+		*why = psprintf("pg_catalog.%s has no integer column groupid (an unknown Citus version)", name);
+		return false;
 	}
 	scan = systable_beginscan(rel, InvalidOid, false, NULL, 0, NULL);
-	tup = systable_getnext(scan);
-	if (HeapTupleIsValid(tup))
+	while (HeapTupleIsValid(tup = systable_getnext(scan)))
 	{
 		bool		isnull;
 		Datum		d = heap_getattr(tup, att, RelationGetDescr(rel), &isnull);
 
-		if (isnull)
-			*why = pstrdup("pg_catalog." CITUS_TABLE ".groupid is NULL");
-		else if (DatumGetInt32(d) < 0)
-			*why = psprintf("this node's Citus group id is %d, not a node number",
-							DatumGetInt32(d));
-		else
-			group = DatumGetInt32(d);
+		*groups = lappend_int(*groups, isnull ? -1 : DatumGetInt32(d));
 	}
-	else
-		*why = pstrdup("pg_catalog." CITUS_TABLE " is empty (Citus empties it during a PostgreSQL upgrade until citus_finish_pg_upgrade())");
 	systable_endscan(scan);
 	table_close(rel, AccessShareLock);
-	if (group >= 0)
-		citus_table = relid;
-	return group;
-}
-
-int64
-ulid_node_citus(void)
-{
-	char	   *why;
-
-	if (likely(citus_group >= 0))
-		return citus_group;
-	citus_group = citus_read(&why);
-	return citus_group;
+	return true;
 }
 
 /*
- * This server's node id, or -1 with *why saying why it has none
- * (palloc'd).
+ * Read this node's group id and what pg_dist_node says of it into m;
+ * false with *why set (palloc'd) when they cannot be read.
+ */
+static bool
+citus_read(Oid group_rel, Oid node_rel, citus_meta *m, char **why)
+{
+	List	   *groups;
+	ListCell   *lc;
+	bool		listed = false;
+
+	if (!citus_groupids(group_rel, CITUS_TABLE, &groups, why))
+		return false;
+	if (groups == NIL)
+	{
+		*why = pstrdup("pg_catalog." CITUS_TABLE " is empty (Citus empties it during a PostgreSQL upgrade until citus_finish_pg_upgrade())");
+		return false;
+	}
+	m->group = linitial_int(groups);
+	if (m->group < 0)
+	{
+		*why = pstrdup("pg_catalog." CITUS_TABLE ".groupid is not a node number (NULL or negative)");
+		return false;
+	}
+	if (!citus_groupids(node_rel, CITUS_NODES, &groups, why))
+		return false;
+	foreach(lc, groups)
+	{
+		if (lfirst_int(lc) == m->group)
+			listed = true;
+		else
+			m->others = true;
+	}
+	/* a coordinator that added workers without registering itself */
+	m->joined = listed || (m->group == 0 && m->others);
+	return true;
+}
+
+/*
+ * What Citus's metadata says of this node (cached; see CITUS above); false
+ * with *why set (palloc'd) when it cannot be read.
+ */
+static bool
+citus_load(char **why)
+{
+	citus_meta	m = {true, false, -1, false, false};
+	uint64		generation = node_generation;
+	Oid			group_rel,
+				node_rel = InvalidOid;
+
+	if (likely(citus.valid))
+		return true;
+	if (!IsTransactionState())
+	{
+		*why = pstrdup("Citus's metadata is read in a transaction, and there is none");
+		return false;
+	}
+	if (!citus_callbacks)
+	{
+		CacheRegisterRelcacheCallback(citus_relcache_changed, (Datum) 0);
+		CacheRegisterSyscacheCallback(RELNAMENSP, citus_relname_changed, (Datum) 0);
+		citus_group_hash = GetSysCacheHashValue2(RELNAMENSP, CStringGetDatum(CITUS_TABLE),
+												 ObjectIdGetDatum(PG_CATALOG_NAMESPACE));
+		citus_node_hash = GetSysCacheHashValue2(RELNAMENSP, CStringGetDatum(CITUS_NODES),
+												ObjectIdGetDatum(PG_CATALOG_NAMESPACE));
+		citus_callbacks = true;
+	}
+	group_rel = get_relname_relid(CITUS_TABLE, PG_CATALOG_NAMESPACE);
+	if (OidIsValid(group_rel))
+	{
+		m.installed = true;
+		node_rel = get_relname_relid(CITUS_NODES, PG_CATALOG_NAMESPACE);
+		if (!OidIsValid(node_rel))
+		{
+			*why = pstrdup("there is no pg_catalog." CITUS_NODES " (an unknown Citus version)");
+			return false;
+		}
+		/* the reads take locks, so invalidations may arrive meanwhile */
+		if (!citus_read(group_rel, node_rel, &m, why))
+			return false;
+	}
+	citus_group_rel = group_rel;
+	citus_node_rel = node_rel;
+	if (node_generation != generation)
+	{
+		/* read under a newer snapshot than the invalidation: read again */
+		return citus_load(why);
+	}
+	citus = m;
+	return true;
+}
+
+/*
+ * Whether this node shares a Citus cluster with other nodes, or Citus's
+ * metadata cannot be read: then ulid.node_id and ulid.node_ids are not used.
+ */
+static bool
+citus_with_others_slow(void)
+{
+	char	   *why;
+
+	return !citus_load(&why) || (citus.installed && citus.others);
+}
+
+static inline bool
+citus_with_others(void)
+{
+	if (likely(citus.valid))
+		return citus.installed && citus.others;
+	return citus_with_others_slow();
+}
+
+/*
+ * This server's node id, or -1 with *why (palloc'd) and *problem saying why
+ * it has none.  A node id is cached in ulid_node_cached.
  */
 static int64
-node_id_or_why(char **why)
+node_resolve(char **why, node_problem *problem)
 {
+	uint64		generation = node_generation;
+	int64		node;
+
 	*why = NULL;
+	if (!citus_load(why))
+	{
+		*problem = NODE_CITUS;
+		return -1;
+	}
 	if (ulid_node_source == ULID_NODE_SOURCE_SETTING)
 	{
+		if (citus.installed && citus.others)
+		{
+			*why = pstrdup("ulid.node_id is not used on a Citus cluster with other nodes (set ulid.node_id_source = 'citus')");
+			*problem = NODE_IN_CLUSTER;
+			return -1;
+		}
 		if (ulid_node_id_setting < 0)
+		{
 			*why = pstrdup("ulid.node_id is not set");
-		return ulid_node_id_setting;
+			*problem = NODE_UNSET;
+			return -1;
+		}
+		node = ulid_node_id_setting;
 	}
-	if (citus_group >= 0)
-		return citus_group;
-	citus_group = citus_read(why);
-	return citus_group;
+	else if (!citus.installed)
+	{
+		*why = psprintf("Citus is not installed in the database \"%s\" (there is no pg_catalog." CITUS_TABLE ")",
+						get_database_name(MyDatabaseId));
+		*problem = NODE_CITUS;
+		return -1;
+	}
+	else if (!citus.joined)
+	{
+		*why = citus.group == 0 ?
+			pstrdup("this node has not joined a Citus cluster: its group is 0, the coordinator's, and its pg_dist_node lists no node") :
+			psprintf("this node has not joined a Citus cluster: its pg_dist_node has no row of its group, " INT64_FORMAT,
+					 citus.group);
+		*problem = NODE_NOT_JOINED;
+		return -1;
+	}
+	else
+		node = citus.group;
+	*problem = NODE_OK;
+	if (node_generation == generation)
+		ulid_node_cached = node;
+	return node;
+}
+
+int64
+ulid_node_resolve(void)
+{
+	char	   *why;
+	node_problem problem;
+
+	return node_resolve(&why, &problem);
 }
 
 void
 ulid_node_report_none(const char *what, const char *fn, const char *call)
 {
 	char	   *why;
+	node_problem problem;
 
-	(void) node_id_or_why(&why);
-	if (ulid_node_source == ULID_NODE_SOURCE_SETTING)
+	(void) node_resolve(&why, &problem);
+	if (problem == NODE_UNSET)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("this server has no node id for %s ids", what),
 				 errdetail("ulid.node_id is not set, and %s mints ids on it.", fn),
 				 errhint("Set ulid.node_id in postgresql.conf to a node number no other server minting ids uses (or ALTER SYSTEM SET ulid.node_id = ...), then SELECT pg_reload_conf(); or pass a node this server owns (ulid.node_ids): %s.", call)));
+	if (problem == NODE_IN_CLUSTER)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("this server has no node id for %s ids", what),
+				 errdetail("ulid.node_id_source is 'setting', and this node is in a Citus cluster with other nodes (its group is " INT64_FORMAT "), where one ulid.node_id copied to every node would make them mint equal ids: %s mints there on each node's Citus group id only.",
+						   citus.group, fn),
+				 errhint("Set ulid.node_id_source = 'citus' in the postgresql.conf of every node (each node's node id is then its Citus group id), then SELECT pg_reload_conf().")));
+	if (problem == NODE_NOT_JOINED)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("this server has no node id for %s ids", what),
+				 errdetail("ulid.node_id_source is 'citus', so %s mints ids on this node's Citus group id, and %s.",
+						   fn, why),
+				 errhint("Join a cluster before minting: if this node is the coordinator, SELECT citus_set_coordinator_host('<its host>', <its port>) on it; if it is a worker, SELECT citus_add_node('<its host>', <its port>) on the coordinator.")));
+	if (ulid_node_source == ULID_NODE_SOURCE_SETTING)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("this server has no node id for %s ids", what),
+				 errdetail("ulid.node_id_source is 'setting', and Citus's metadata, which says whether other nodes share a cluster with this one (then ulid.node_id is not used), cannot be read: %s.",
+						   why ? why : "unknown"),
+				 errhint("Set ulid.node_id_source = 'citus' in the postgresql.conf of every node of the cluster, then SELECT pg_reload_conf().")));
 	ereport(ERROR,
 			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 			 errmsg("this server has no node id for %s ids", what),
@@ -294,11 +487,14 @@ ulid_node_report_none(const char *what, const char *fn, const char *call)
 
 /* --- ownership --------------------------------------------------------------- */
 
-/* "node 1 (ulid.node_id) and 100-199 (ulid.node_ids)", palloc'd */
+/*
+ * "node 1 (ulid.node_id) and 100-199 (ulid.node_ids)", palloc'd; without
+ * ulid.node_ids where Citus lists other nodes.
+ */
 static char *
 owned_description(int64 mine)
 {
-	char	   *ids = node_ids_canonical();
+	char	   *ids = citus_with_others() ? pstrdup("") : node_ids_canonical();
 	char	   *id;
 
 	if (mine < 0)
@@ -320,13 +516,22 @@ void
 ulid_node_require_owned_slow(int64 node, const char *fn)
 {
 	char	   *why;
+	node_problem problem;
 	int64		mine;
+	bool		listed = owned != NULL && nodeset_contains(owned->r, owned->n, node);
 
-	if (owned != NULL && nodeset_contains(owned->r, owned->n, node))
+	if (listed && !citus_with_others())
 		return;
-	mine = node_id_or_why(&why);
+	mine = node_resolve(&why, &problem);
 	if (node == mine)
 		return;
+	if (listed || citus_with_others())
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("this server does not own node " INT64_FORMAT, node),
+				 errdetail("%s mints only on the nodes this server owns: %s. On a Citus cluster with other nodes, ulid.node_ids is not used: one list copied to every node would make them mint equal ids.",
+						   fn, owned_description(mine)),
+				 errhint("Mint on this node's own node id (leave the node out: snowflake_next(layout), cosid80_next()).")));
 	ereport(ERROR,
 			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 			 errmsg("this server does not own node " INT64_FORMAT, node),
@@ -338,8 +543,8 @@ ulid_node_require_owned_slow(int64 node, const char *fn)
 
 /*
  * ulid_node_identity(): node_id (NULL when none), source, owned_nodes (the
- * node id and ulid.node_ids, canonical), problem (why there is no node id,
- * else NULL).
+ * node id and ulid.node_ids, canonical: the nodes it mints on), problem
+ * (why there is no node id, or that ulid.node_ids is not used; else NULL).
  */
 PG_FUNCTION_INFO_V1(ulid_node_identity);
 Datum
@@ -349,7 +554,9 @@ ulid_node_identity(PG_FUNCTION_ARGS)
 	Datum		values[4];
 	bool		nulls[4] = {false, false, false, false};
 	char	   *why;
-	int64		mine = node_id_or_why(&why);
+	node_problem problem;
+	int64		mine = node_resolve(&why, &problem);
+	bool		ids_unused = citus_with_others() && owned != NULL && owned->n > 0;
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "ulid_node_identity: return type must be a row type");
@@ -358,14 +565,16 @@ ulid_node_identity(PG_FUNCTION_ARGS)
 	if (mine >= 0)
 	{
 		values[0] = Int64GetDatum(mine);
-		values[2] = CStringGetTextDatum(node_ids_with(mine));
+		values[2] = CStringGetTextDatum(ids_unused ? psprintf(INT64_FORMAT, mine) : node_ids_with(mine));
 	}
 	else
 	{
 		nulls[0] = true;
-		values[2] = CStringGetTextDatum(node_ids_canonical());
+		values[2] = CStringGetTextDatum(ids_unused ? "" : node_ids_canonical());
 	}
 	values[1] = CStringGetTextDatum(ulid_node_source == ULID_NODE_SOURCE_CITUS ? "citus" : "setting");
+	if (!why && ids_unused)
+		why = pstrdup("ulid.node_ids is not used on a Citus cluster with other nodes");
 	if (why)
 		values[3] = CStringGetTextDatum(why);
 	else
@@ -384,7 +593,7 @@ ulid_node_init(void)
 							&ulid_node_id_setting,
 							-1, -1, INT_MAX,
 							PGC_SIGHUP, 0,
-							NULL, NULL, NULL);
+							NULL, assign_node_setting, NULL);
 	DefineCustomStringVariable("ulid.node_ids",
 							   "The nodes this server owns besides its node id, as numbers and ranges: '0-8191', '3,7,100-199'.",
 							   "snowflake_next(layout, node) and cosid80_next(node) refuse a node this server does not own. No other server may mint on these nodes.",
@@ -398,5 +607,5 @@ ulid_node_init(void)
 							 &ulid_node_source,
 							 ULID_NODE_SOURCE_SETTING, node_source_options,
 							 PGC_SIGHUP, 0,
-							 NULL, assign_node_source, NULL);
+							 NULL, assign_node_setting, NULL);
 }

@@ -19,19 +19,24 @@ typedef enum UlidNodeSource
 } UlidNodeSource;
 
 /* settings (node.c) */
-extern ULID_HIDDEN int ulid_node_id_setting;	/* ulid.node_id, -1 unset */
 extern ULID_HIDDEN int ulid_node_source;	/* ulid.node_id_source */
 
-/* This node's Citus group id, read once per backend; -1 when unreadable. */
-extern int64 ulid_node_citus(void);
+/*
+ * The node this backend mints on, once checked (node.c: the setting, or
+ * the Citus group id, and what Citus's metadata allows); -1 until then.
+ */
+extern ULID_HIDDEN int64 ulid_node_cached;
+
+/* The node this server mints on, checked and cached; -1 when it has none. */
+extern int64 ulid_node_resolve(void);
 
 /* The node this server mints on, -1 when it has none. */
 static inline int64
 ulid_node_id(void)
 {
-	if (likely(ulid_node_source == ULID_NODE_SOURCE_SETTING))
-		return ulid_node_id_setting;
-	return ulid_node_citus();
+	if (likely(ulid_node_cached >= 0))
+		return ulid_node_cached;
+	return ulid_node_resolve();
 }
 
 /*
@@ -45,15 +50,14 @@ extern void ulid_node_report_none(const char *what, const char *fn,
 extern void ulid_node_require_owned_slow(int64 node, const char *fn);
 
 /*
- * ERROR 55000 unless this server owns node (ulid.node_id, its Citus group
- * id, or ulid.node_ids), for every role: fn is the explicit-node form that
- * was called.  One compare when node is ulid.node_id.
+ * ERROR 55000 unless this server owns node (its node id, or ulid.node_ids
+ * where Citus allows them), for every role: fn is the explicit-node form
+ * that was called.  One compare when node is the node id.
  */
 static inline void
 ulid_node_require_owned(int64 node, const char *fn)
 {
-	if (likely(node == ulid_node_id_setting &&
-			   ulid_node_source == ULID_NODE_SOURCE_SETTING))
+	if (likely(node >= 0 && node == ulid_node_cached))
 		return;
 	ulid_node_require_owned_slow(node, fn);
 }

@@ -13,10 +13,13 @@
 # through the coordinator, through each worker, INSERT ... SELECT and COPY
 # mint 0 duplicate ids, each naming the node that minted it (checked against
 # the placement of its source row), before and after rebalancing;
-# ulid_check_node_ids() lists every node and flags two workers configured
-# with the same ulid.node_id; a worker's open session takes its group id when
-# citus_add_node() assigns it; INSERT ... SELECT ... ORDER BY id LIMIT n
-# inserts the true first n rows (Citus before 13.2 got it wrong).
+# ulid_check_node_ids() lists every node.  Misconfigurations refuse: a
+# ulid.node_id (or ulid.node_ids) copied to every node, a node that has not
+# joined; a group id beyond a default's layout is named by the check, and
+# its 22003 hint points to a layout with more node bits; a worker's open
+# session takes its group id when citus_add_node() assigns it; INSERT ...
+# SELECT ... ORDER BY id LIMIT n inserts the true first n rows (Citus before
+# 13.2 got it wrong).
 #
 # It runs when Citus is installed in the server under test (citus.so and
 # citus.control; test/citus-build.sh builds and installs it) and otherwise
@@ -173,24 +176,70 @@ node_ids_are() { [ "$(node_ids)" = "$1" ]; }
 all_groups="$pc:0:citus:0:f $p1:1:citus:1:f $p2:2:citus:2:f"
 
 # a worker without a node id (worker 1 set to 'setting', no ulid.node_id)
-# fails such a statement, and the check says why
+# fails such a statement, and the check says why: on a cluster, a node id
+# comes from Citus only
 psqlx $W1 -c "ALTER SYSTEM SET ulid.node_id_source = 'setting'" -c "SELECT pg_reload_conf()" >/dev/null
-wait_until 10 node_ids_are "$pc:0:citus:0:f $p1:setting::f:ulid.node_id is not set $p2:2:citus:2:f"
+not_setting="ulid.node_id is not used on a Citus cluster with other nodes (set ulid.node_id_source = 'citus')"
+wait_until 10 node_ids_are "$pc:0:citus:0:f $p1:setting::f:$not_setting $p2:2:citus:2:f"
 check "citus: ulid_check_node_ids() shows a worker without a node id, and why" \
-	"$pc:0:citus:0:f $p1:setting::f:ulid.node_id is not set $p2:2:citus:2:f" "$(node_ids)"
+	"$pc:0:citus:0:f $p1:setting::f:$not_setting $p2:2:citus:2:f" "$(node_ids)"
 check "citus: INSERT ... SELECT fails with 55000 on a worker without a node id" "1|23105" \
 	"$(q "\\set VERBOSITY verbose
 	INSERT INTO sf(src, how) SELECT id, 'unset' FROM events" | grep -c '^ERROR:  55000: this server has no node id for Snowflake ids')|$(q "SELECT count(*) FROM sf")"
 
-# two workers configured alike (ulid.node_id = 5 on both): flagged
-psqlx $W1 -c "ALTER SYSTEM SET ulid.node_id = 5" -c "SELECT pg_reload_conf()" >/dev/null
-psqlx $W2 -c "ALTER SYSTEM SET ulid.node_id_source = 'setting'" -c "ALTER SYSTEM SET ulid.node_id = 5" \
-	-c "SELECT pg_reload_conf()" >/dev/null
-wait_until 10 node_ids_are "$pc:0:citus:0:f $p1:5:setting:5:t $p2:5:setting:5:t"
-check "citus: ulid_check_node_ids() flags two workers configured with the same ulid.node_id" \
-	"$pc:0:citus:0:f $p1:5:setting:5:t $p2:5:setting:5:t" "$(node_ids)"
-for n in $W1 $W2; do psqlx $n -c "ALTER SYSTEM RESET ALL" -c "SELECT pg_reload_conf()" >/dev/null; done
-wait_until 10 node_ids_are "$all_groups" || not_ok "citus: the workers take their groups as node ids again"
+# one configuration with ulid.node_id = 1 copied to every node (the old
+# way; 'setting' is the default source): every node refuses to mint, with
+# the fix, whatever the statement
+for n in $C $W1 $W2; do
+	psqlx $n -c "ALTER SYSTEM SET ulid.node_id_source = 'setting'" -c "ALTER SYSTEM SET ulid.node_id = 1" \
+		-c "SELECT pg_reload_conf()" >/dev/null
+done
+copied="$pc:setting::f:$not_setting $p1:setting::f:$not_setting $p2:setting::f:$not_setting"
+wait_until 10 node_ids_are "$copied"
+check "citus: ulid.node_id = 1 copied to every node: ulid_check_node_ids() shows no node id on each, and why" \
+	"$copied" "$(node_ids)"
+refused=0
+for n in $C $W1 $W2; do
+	e=$(sqlstate_of $n postgres "INSERT INTO sf(how) VALUES ('copied')")
+	[ "$e" = "55000: this server has no node id for Snowflake ids" ] && refused=$((refused + 1))
+	e=$(sqlstate_of $n postgres "SELECT cosid80_next()")
+	[ "$e" = "55000: this server has no node id for COSID_80 ids" ] && refused=$((refused + 1))
+done
+check "citus: ulid.node_id = 1 copied to every node: VALUES, INSERT ... SELECT and cosid80_next() refuse (55000) on every node, 0 rows added" \
+	"6|1|23105" "$refused|$(q "\\set VERBOSITY verbose
+	INSERT INTO sf(src, how) SELECT id, 'copied' FROM events" | grep -c '^ERROR:  55000: this server has no node id for Snowflake ids')|$(q "SELECT count(*) FROM sf")"
+check "citus: the refusal names the fix (ulid.node_id_source = 'citus' on every node)" \
+	"Set ulid.node_id_source = 'citus' in the postgresql.conf of every node (each node's node id is then its Citus group id), then SELECT pg_reload_conf()." \
+	"$(psqlx $W2 -c "SELECT snowflake_next('twitter')" 2>&1 | sed -n 's/^HINT:  //p')"
+
+# ulid.node_ids copied to every node: the explicit-node form refuses
+for n in $C $W1 $W2; do
+	psqlx $n -c "ALTER SYSTEM RESET ALL" -c "ALTER SYSTEM SET ulid.node_ids = '0-100'" -c "SELECT pg_reload_conf()" >/dev/null
+done
+ids_unused="ulid.node_ids is not used on a Citus cluster with other nodes"
+wait_until 10 node_ids_are "$pc:0:citus:0:f:$ids_unused $p1:1:citus:1:f:$ids_unused $p2:2:citus:2:f:$ids_unused"
+check "citus: ulid.node_ids = '0-100' copied to every node: each owns its group only, and the check says why" \
+	"$pc:0:citus:0:f:$ids_unused $p1:1:citus:1:f:$ids_unused $p2:2:citus:2:f:$ids_unused" "$(node_ids)"
+check "citus: with ulid.node_ids copied, snowflake_next(layout, 42) refuses on every node (55000), its own node works" \
+	"55000: this server does not own node 42|55000: this server does not own node 42|55000: this server does not own node 42|t" \
+	"$(sqlstate_of $C postgres "SELECT snowflake_next('twitter', 42)")|$(sqlstate_of $W1 postgres "SELECT snowflake_next('twitter', 42)")|$(sqlstate_of $W2 postgres "SELECT snowflake_next('twitter', 42)")|$(psqlx $W2 -c "SELECT snowflake_node(snowflake_next('twitter', 2), 'twitter') = 2")"
+for n in $C $W1 $W2; do psqlx $n -c "ALTER SYSTEM RESET ALL" -c "SELECT pg_reload_conf()" >/dev/null; done
+wait_until 10 node_ids_are "$all_groups" || not_ok "citus: the nodes take their groups as node ids again"
+
+# a group id beyond a layout's node bits (a layout of nodes 0 and 1, and
+# worker 2): the check names the node and the layout, and the 22003 the
+# worker raises points to a layout with more node bits
+tiny="custom(time=41:ms:1288834974657, fields=host:1, sequence=12)"
+q "CREATE TABLE tiny(id bigint DEFAULT snowflake_next('$tiny'), k int);
+   SELECT create_distributed_table('tiny', 'k')" >/dev/null
+tiny=$(q "SELECT '$tiny'::snowflake_layout")
+check "citus: ulid_check_node_ids() names the worker whose group id does not fit a default's layout" \
+	"$pc:0:citus:0:f $p1:1:citus:1:f $p2:2:citus:2:f:node id 2 does not fit the layout $tiny (nodes 0 to 1) that the default of public.tiny.id mints on" \
+	"$(node_ids)"
+check "citus: minting there fails with 22003, and the hint gives the fix on Citus (a layout with more node bits)" \
+	"22003: node 2 does not fit the layout $tiny|The node is this node's Citus group id (ulid.node_id_source = 'citus'), and Citus never hands out a group id twice: give the column a layout whose node fields hold more bits (twitter's hold 10: nodes 0 to 1023)." \
+	"$(sqlstate_of $W2 postgres "INSERT INTO tiny(k) VALUES (1)")|$(psqlx $W2 -c "INSERT INTO tiny(k) VALUES (1)" 2>&1 | sed -n 's/^HINT:  //p')"
+q "DROP TABLE tiny" >/dev/null
 
 # INSERT ... SELECT ... ORDER BY id LIMIT n where the target's defaulted
 # column is also named id: the true first n rows (Citus before 13.2 sorted
@@ -254,25 +303,32 @@ check "citus: rows with gen_ulid() land in today's partition" "1000|1000" \
 checksum="SELECT md5(string_agg(id::text || n || coalesce(kind::text, ''), ',' ORDER BY id)) FROM events"
 sums_before=$(q "$checksum; SELECT md5(string_agg(id::text || src, ',' ORDER BY id)) FROM sf WHERE src IS NOT NULL;
 	SELECT md5(string_agg(event_id::text || item_id, ',' ORDER BY event_id, item_id)) FROM items")
-# a session open on the new worker before it joins: a standalone Citus
-# node is its own coordinator (group 0); citus_add_node() gives it group 3,
-# and the session takes it at once (the cached group id is dropped on the
+# the new worker before it joins: a lone Citus node is group 0, the
+# coordinator's id, so it refuses to mint (55000, saying how to join), and
+# the check run on it says why; a session open on it takes group 3 as soon
+# as citus_add_node() assigns it (the cached node id is dropped on the
 # invalidation Citus sends)
 psqlx $W3 -c "CREATE EXTENSION ulid" >/dev/null
+lone="this node has not joined a Citus cluster: its group is 0, the coordinator's, and its pg_dist_node lists no node"
+check "citus: a node that has not joined refuses to mint (55000), and the hint says how to join" \
+	"55000: this server has no node id for Snowflake ids|55000: this server has no node id for COSID_80 ids|Join a cluster before minting: if this node is the coordinator, SELECT citus_set_coordinator_host('<its host>', <its port>) on it; if it is a worker, SELECT citus_add_node('<its host>', <its port>) on the coordinator." \
+	"$(sqlstate_of $W3 postgres "SELECT snowflake_next('twitter')")|$(sqlstate_of $W3 postgres "SELECT cosid80_next()")|$(psqlx $W3 -c "SELECT snowflake_next('twitter')" 2>&1 | sed -n 's/^HINT:  //p')"
+check "citus: ulid_check_node_ids() on a node that has not joined says why it has no node id" \
+	"$p3:citus::f:$lone" "$(psqlx $W3 -c "SELECT string_agg(concat_ws(':', node_port, node_id, source, owned_nodes, shared, problem), ' ') FROM ulid_check_node_ids()")"
 coproc W3S { psqlx $W3 2>&1; }
 w3s_pid=$W3S_PID	# bash unsets W3S_PID as soon as the coprocess exits
-echo "SELECT 'before', node_id FROM ulid_node_identity();" >&"${W3S[1]}"
+echo "SELECT 'before', coalesce(node_id::text, 'none') FROM ulid_node_identity();" >&"${W3S[1]}"
 read -r -t 20 w3_before <&"${W3S[0]}"
 # Citus before 13.2.1 cannot add a node once a table is distributed by a
 # ulid column (citusdata/citus#8363) unless the new node has the ulid
 # extension already, as here
 added=$(q "SELECT citus_add_node('127.0.0.1', $(pg_port $W3)) > 0" | grep -v '^WARNING')
-echo "SELECT 'after', node_id FROM ulid_node_identity();" >&"${W3S[1]}"
+echo "SELECT 'after', coalesce(node_id::text, 'none') FROM ulid_node_identity();" >&"${W3S[1]}"
 read -r -t 20 w3_after <&"${W3S[0]}"
 echo "\\q" >&"${W3S[1]}"
 wait "$w3s_pid" 2>/dev/null
-check "citus: an open session on the new worker mints as group 0 before it joins, as its group 3 after" \
-	"before|0 after|3" "$w3_before $w3_after"
+check "citus: an open session on the new worker has no node id before it joins, its group 3 after" \
+	"before|none after|3" "$w3_before $w3_after"
 check "citus: a third worker joins" "t" "$added"
 q "SELECT rebalance_table_shards(shard_transfer_mode => 'block_writes')" >"$ULID_WORK/rebalance.log" 2>&1
 check "citus: the rebalancer moves shards of every table onto the third worker" "events,items,pevents,sf" \

@@ -99,7 +99,7 @@ conf
 psqlx $S -c "ALTER SYSTEM SET ulid.node_id = 2000" >/dev/null
 reload
 check "node identity: a node id that does not fit twitter is 22003, naming where it comes from" \
-	"22003|node 2000 does not fit the layout twitter|Its node fields hold 10 bits together: nodes 0 to 1023.|The node is this server's node id (ulid.node_id, or its Citus group id under ulid.node_id_source = 'citus'); pass a node that fits: snowflake_next(layout, node)." \
+	"22003|node 2000 does not fit the layout twitter|Its node fields hold 10 bits together: nodes 0 to 1023.|The node is this server's node id (ulid.node_id): set one that fits, or pass a node this server owns that fits: snowflake_next(layout, node)." \
 	"$(sql_error $S "snowflake_next('twitter')")"
 psqlx $S -c "ALTER SYSTEM RESET ulid.node_id" >/dev/null
 reload
