@@ -518,7 +518,7 @@ read_leaf(Relation rel, const Column *c, ReadKind rk, AttrNumber attnum,
 	}
 	else
 	{
-		TableScanDesc scan = table_beginscan(rel, snap, 0, NULL);
+		TableScanDesc scan = ulid_table_beginscan(rel, snap);
 
 		while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
 		{

@@ -78,6 +78,13 @@
 	index_beginscan(heap, index, snapshot, nkeys, norderbys)
 #endif
 
+/* table_beginscan() takes the scan's flags from 19 on. */
+#if PG_VERSION_NUM >= 190000
+#define ulid_table_beginscan(rel, snapshot) table_beginscan(rel, snapshot, 0, NULL, 0)
+#else
+#define ulid_table_beginscan(rel, snapshot) table_beginscan(rel, snapshot, 0, NULL)
+#endif
+
 /* btree skip support (opclass support function 6) arrived in 18. */
 #if PG_VERSION_NUM >= 180000
 #define ULID_HAS_SKIP_SUPPORT 1
