@@ -68,6 +68,7 @@
 #include "utils/snapmgr.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
+#include "utils/tuplestore.h"
 
 #include "advance.h"
 #include "cosid.h"
@@ -441,8 +442,7 @@ usable_index(Relation rel, AttrNumber attnum, Oid typid, bool *desc)
 			classes = (oidvector *) DatumGetPointer(d);
 			ok = !isnull && classes->values[0] == opclass;
 			if (ok && (typid == TEXTOID || typid == VARCHAROID))
-				ok = idx->rd_indcollation[0] == C_COLLATION_OID ||
-					idx->rd_indcollation[0] == POSIX_COLLATION_OID;
+				ok = idx->rd_indcollation[0] == C_COLLATION_OID;
 		}
 		if (ok)
 		{

@@ -69,8 +69,14 @@
 #define ULID_HIDDEN
 #endif
 
-/* index_beginscan() takes the scan's instrumentation from 18 on. */
-#if PG_VERSION_NUM >= 180000
+/*
+ * index_beginscan() takes the scan's instrumentation from 18 on, and its
+ * flags from 19 on.
+ */
+#if PG_VERSION_NUM >= 190000
+#define ulid_index_beginscan(heap, index, snapshot, nkeys, norderbys) \
+	index_beginscan(heap, index, snapshot, NULL, nkeys, norderbys, 0)
+#elif PG_VERSION_NUM >= 180000
 #define ulid_index_beginscan(heap, index, snapshot, nkeys, norderbys) \
 	index_beginscan(heap, index, snapshot, NULL, nkeys, norderbys)
 #else
