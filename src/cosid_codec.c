@@ -49,6 +49,8 @@ typedef struct codec_cache
 	cosid_codec codec;
 } codec_cache;
 
+#ifndef __PGLITE__			/* PGlite exports no jsonb reader: compat.h */
+
 /* The jsonb scalar or container v as the core sees it. */
 static cosid_jval
 jval_of(const JsonbValue *v)
@@ -136,6 +138,8 @@ read_object(JsonbContainer *c, const char **names, size_t *lens,
 	return n;
 }
 
+#endif
+
 /*
  * ERROR 22023 naming the item unless AT TIME ZONE knows zone (the error of
  * timestamptz_zone becomes the detail).
@@ -166,6 +170,18 @@ check_zone(text *zone, const char *fn)
 				 errhint("Name a zone of pg_timezone_names or pg_timezone_abbrevs, such as \"UTC\" or \"Asia/Shanghai\".")));
 }
 
+#ifdef __PGLITE__
+static void
+parse_codec(Jsonb *jb, cosid_codec *c, const char *fn)
+{
+	(void) jb, (void) c;
+	ereport(ERROR,
+			(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			 errmsg("%s is not available in PGlite", fn),
+			 errdetail("PGlite's WebAssembly build does not export the jsonb functions a codec is read with."),
+			 errhint("Use snowflake_friendly(), scru64_text() or radix_encode() there, or a codec on a PostgreSQL server.")));
+}
+#else
 /* Parse the codec jsonb into c; ERROR 22023 naming the item. */
 static void
 parse_codec(Jsonb *jb, cosid_codec *c, const char *fn)
@@ -230,6 +246,7 @@ parse_codec(Jsonb *jb, cosid_codec *c, const char *fn)
 			report_codec(fn, &err);
 	}
 }
+#endif
 
 /* codec_arg() past its first test: compare the bytes, or parse. */
 static pg_noinline codec_cache *
