@@ -86,10 +86,10 @@
  *	- ULID_DATA_DIR is "." (the backend's working directory is the data
  *	  directory; DataDir is not exported);
  *	- strerror is libc's (pg_strerror is not exported; the same text);
- *	- there is no WAL resource manager (floor_wal.h; RegisterCustomRmgr is
- *	  not exported, and there is no standby): the floor file alone keeps the
- *	  floors;
- *	- CosId codec chains are refused with 0A000 (cosid_codec.c: the jsonb
+ *	- src/pglite/no_wal.c replaces floor_wal.c: no WAL resource manager
+ *	  (RegisterCustomRmgr is not exported, and there is no standby); the
+ *	  floor file alone keeps the floors;
+ *	- cosid_codec.c reads the jsonb codec's containers itself (the jsonb
  *	  iterators are not exported), and a bad ulid.node_ids has its hint in
  *	  the detail (node.c).
  * test/pglite/build.sh fails when the side module imports anything PGlite's
@@ -105,7 +105,6 @@
 #define ulid_builtin_call1(fn, oid, a) DirectFunctionCall1(fn, a)
 #define ulid_builtin_call2(fn, oid, a, b) DirectFunctionCall2(fn, a, b)
 #define ULID_DATA_DIR DataDir
-#define ULID_HAS_WAL_RMGR 1
 #endif
 
 #endif							/* ULID_COMPAT_H */

@@ -65,8 +65,6 @@
  */
 #include "ulid.h"
 
-#ifdef ULID_HAS_WAL_RMGR		/* not in PGlite: compat.h */
-
 #include "access/parallel.h"
 #include "access/xact.h"
 #include "access/xlog.h"
@@ -228,5 +226,3 @@ ulid_wal_log_reset(uint32 kind, const uint8 *key)
 	XLogRegisterData((char *) &rec, sizeof(rec));
 	(void) XLogInsert((RmgrId) wal_rmgr_id, XLOG_ULID_RESET);
 }
-
-#endif							/* ULID_HAS_WAL_RMGR */

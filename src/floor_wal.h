@@ -15,8 +15,6 @@
 /* the default resource manager id: 0x80 | 'U' (see floor_wal.c) */
 #define ULID_WAL_RMGR_ID_DEFAULT	213
 
-#ifdef ULID_HAS_WAL_RMGR
-
 /*
  * From _PG_init while preloading: the setting ulid.wal_rmgr_id and the
  * registration of the resource manager.  Without preloading nothing is
@@ -51,34 +49,6 @@ extern void ulid_wal_log_floor(int64 global, uint32 kind, const uint8 *key,
 
 /* Write a reset record: the state (kind, key) forgot its own floor. */
 extern void ulid_wal_log_reset(uint32 kind, const uint8 *key);
-
-#else
-
-/* PGlite (compat.h): no WAL resource manager; floors stay in the file */
-static inline bool
-ulid_wal_logging(void)
-{
-	return false;
-}
-
-static inline void
-ulid_wal_prepare(void)
-{
-}
-
-static inline void
-ulid_wal_log_floor(int64 global, uint32 kind, const uint8 *key, int64 own)
-{
-	(void) global, (void) kind, (void) key, (void) own;
-}
-
-static inline void
-ulid_wal_log_reset(uint32 kind, const uint8 *key)
-{
-	(void) kind, (void) key;
-}
-
-#endif							/* ULID_HAS_WAL_RMGR */
 
 /*
  * Implemented by floors.c: apply a replayed record to this

@@ -22,9 +22,7 @@ _PG_init(void)
 {
 	ulid_clock_init();
 	ulid_state_table_init();
-#ifdef ULID_HAS_WAL_RMGR
 	ulid_wal_init();
-#endif
 	ulid_gen_monotonic_init();
 	ulid_node_init();
 	ulid_gen_snowflake_init();

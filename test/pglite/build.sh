@@ -61,7 +61,9 @@ if [ "${1:-}" == --inner ]; then
 	# shellcheck source=/dev/null
 	source /build/flags.sh
 	rm -rf obj && mkdir obj
-	for f in /ulid/src/*.c /ulid/src/core/*.c; do
+	for f in /ulid/src/*.c /ulid/src/pglite/*.c /ulid/src/core/*.c; do
+		# src/pglite/no_wal.c instead (src/compat.h)
+		[ "$f" != /ulid/src/floor_wal.c ] || continue
 		# shellcheck disable=SC2086
 		nice emcc $PGLITE_CFLAGS $EXTRA_CFLAGS -fvisibility=hidden -I/ulid/src -I/ulid/src/core \
 			-isystem "/build/pg$PGLITE_PG_MAJOR/src/include" -c "$f" -o "obj/$(basename "$f" .c).o"

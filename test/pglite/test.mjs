@@ -2,16 +2,17 @@
 // made ($ULID_PGLITE_BUNDLE) loaded by the PGlite release of package-lock.json,
 // on a data directory that is closed and opened again.  One "ok - ..." or
 // "not ok - ..." line per check (test/client/check.js).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 
 const require = createRequire(import.meta.url);
 const { KNOWN, KNOWN_UUID, ULID_TEXT, check, checkEqual, expect, expectError, run } = require('../client/check.js');
 
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const ulid = { name: 'ulid', setup: async () => ({ bundlePath: pathToFileURL(process.env.ULID_PGLITE_BUNDLE) }) };
 const dataDir = mkdtempSync(join(tmpdir(), 'ulid-pglite-'));
 const open = (conf = []) => PGlite.create({ dataDir, extensions: { ulid }, postgresqlconf: ['ulid.node_id = 7', ...conf] });
@@ -92,9 +93,35 @@ run('test.mjs', async () => {
 			snowflake_friendly(1541815603606036480, 'twitter', 'Asia/Shanghai'),
 			snowflake_from_friendly('20220629000740105-0378-0000', 'twitter', 'Asia/Shanghai')::text,
 			scru64_text(110009624767914842)`, [], { rowMode: 'array' }).then((r) => r.rows[0]));
-	await expectError('a CosId codec is refused with 0A000 in PGlite', '0A000',
-		db.query(`SELECT snowflake_encode(905478981279559697, 'snowflake_ms', '[{"radix": {"radix": 62}}]')`),
-		/not available in PGlite.*HINT: Use snowflake_friendly/);
+	await expect('CosId codec chains: the README\'s three examples (jsonb read without jsonb_util.c\'s iterators)',
+		['O26102714t6PEysfWT', '905478981279559697', 'O261027qZ'],
+		db.query(`SELECT snowflake_encode(905478981279559697, 'snowflake_ms', '[{"radix": {"radix": 62}}, {"date_prefix": {"pattern": "yyMMdd", "source": "id_time"}}, {"prefix": "O"}]'),
+			snowflake_decode('20261027153012123-0003-0017', 'snowflake_ms', '[{"friendly": {"zone": "Asia/Shanghai"}}]')::text,
+			snowflake_encode(3259, 'snowflake_ms', '[{"radix": {"radix": 62}}, {"date_prefix": {"pattern": "yyMMdd", "delimiter": "", "source": "now"}}, {"prefix": "O"}]', '2026-10-27 15:30:12+08')`,
+		[], { rowMode: 'array' }).then((r) => r.rows[0]));
+	await expect('CosId codec chains: every id decodes back, for 8 codecs on 5 layouts', [],
+		col(`SELECT DISTINCT codec FROM (VALUES ('[]'::jsonb), ('[{"radix": {"radix": 62}}]'),
+				('[{"radix": {"radix": 36, "width": 13, "pad": true}}, {"prefix": "id_"}]'), ('[{"radix": {"radix": 2}}, {"suffix": "b"}]'),
+				('[{"friendly": {"zone": "UTC"}}]'), ('[{"friendly": {"zone": "Asia/Kolkata", "pad": false}}, {"prefix": "T"}]'),
+				('[{"radix": {"radix": 62, "width": 11, "pad": true}}, {"date_prefix": {"pattern": "yyyyMMddHH", "delimiter": "-", "source": "id_time"}}, {"prefix": "O"}]'),
+				('[{"friendly": {"zone": "Etc/GMT-14"}}, {"date_prefix": {"pattern": "yy/MM/dd", "source": "id_time"}}, {"suffix": "é"}]')) c(codec),
+			(VALUES ('twitter'::snowflake_layout), ('snowflake_s'), ('discord'), ('js_safe_ms'), ('sonyflake(epoch=2014-09-01T00:00:00Z)')) t(l),
+			LATERAL (SELECT snowflake_pack(l, '2020-01-01T00:00:00Z'::timestamptz + g * interval '3 days 7 hours 11.437 seconds', g % 8, g % 256) AS id
+				FROM generate_series(0, 300) g) ids
+			WHERE snowflake_decode(snowflake_encode(id, l, codec), l, codec) <> id`));
+	// the bad codecs of the regression test and their errors, as its expected output has them
+	const out = readFileSync(join(root, 'expected/cosid_codecs.out'), 'utf8');
+	const setup = readFileSync(join(root, 'sql/setup.sql'), 'utf8');
+	await db.exec(setup.match(/CREATE FUNCTION err\(sql text\)[^]*?\$\$;/)[0]);
+	const bad = out.split('-- bad codecs')[1].split(/\n-+\+-+\n/)[1].split('\n(')[0].split('\n')
+		.map((line) => line.split(' | ').map((f) => f.trim()));
+	const got = await Promise.all(bad.map(([codec]) =>
+		one("SELECT err(format('SELECT snowflake_encode(1, %L, %L)', 'twitter', $1::text))", [codec])));
+	checkEqual(`CosId codec chains: the ${bad.length} bad codecs of expected/cosid_codecs.out fail as there`,
+		bad.map(([, e]) => e), got);
+	await expect('a zone AT TIME ZONE does not know: 22023 with its error as the detail (PG_TRY in the side module)',
+		out.split(/\n +bad_zone *\n-+\n/)[1].split('\n')[0].trim(),
+		one(`SELECT err($$SELECT snowflake_encode(1, 'twitter', '[{"friendly": {"zone": "Mars/Olympus"}}]')$$)`));
 
 	// the server-wide generators: one backend, the state in a DSM segment
 	const mono = await col('SELECT gen_monotonic_ulid()::text FROM generate_series(1, 1000)');
