@@ -4,7 +4,7 @@
 # PGlite release pinned in test/pglite/package-lock.json.
 #
 #   test/pglite/build.sh           build it (making the toolchain first if
-#                                  missing: as root, about 15 minutes)
+#                                  missing: as root, 15 to 35 minutes)
 #   test/pglite/build.sh --check   exit 0 when the toolchain and the headers
 #                                  are ready, else say why and exit 1 (builds
 #                                  nothing: test/scenarios/pglite.sh skips)
@@ -95,7 +95,7 @@ in_root() {
 		DEBIAN_FRONTEND=noninteractive "$@"
 }
 
-no_toolchain="no Emscripten toolchain in $r (test/pglite/build.sh makes it, as root, in about 15 minutes)"
+no_toolchain="no Emscripten toolchain in $r (test/pglite/build.sh makes it and the headers once, as root: 15 to 35 minutes on 2 cores)"
 if [ "${1:-}" == --check ] && [ ! -f "$r/.ulid-pglite-stamp" ]; then
 	echo "$no_toolchain"
 	exit 1
@@ -133,7 +133,7 @@ stamp=$r/build/pg$PGLITE_PG_MAJOR/.ulid-pglite-stamp
 if [ "${1:-}" == --check ]; then
 	toolchain_ready || exit 1
 	[ "$(cat "$stamp" 2>/dev/null)" == "$have" ] || {
-		echo "the PostgreSQL $PGLITE_PG_MAJOR headers are not configured for Emscripten $have yet (test/pglite/build.sh does it once, in about 10 minutes)"
+		echo "the PostgreSQL $PGLITE_PG_MAJOR headers are not configured for Emscripten $have yet (test/pglite/build.sh does it once: 10 to 30 minutes)"
 		exit 1
 	}
 	echo "Emscripten $have (Debian $suite) for PGlite $PGLITE_VERSION (Emscripten $PGLITE_EMCC_VERSION)"
@@ -173,7 +173,7 @@ toolchain_ready >&2 || exit 1
 
 # --- the headers: Debian's postgresql-MAJOR, configured for wasm32 ----------
 if [ "$(cat "$stamp" 2>/dev/null)" != "$have" ]; then
-	say "configuring Debian's postgresql-$PGLITE_PG_MAJOR for wasm32 with Emscripten $have (once; about 10 minutes)"
+	say "configuring Debian's postgresql-$PGLITE_PG_MAJOR for wasm32 with Emscripten $have (once: 10 to 30 minutes)"
 	in_root /ulid/test/pglite/build.sh --inner headers "$PGLITE_PG_MAJOR" >&2
 	echo "$have" >"$stamp"
 fi
@@ -207,7 +207,9 @@ cp "$root/sql/ulid.sql" "$stage/share/postgresql/extension/ulid--$version.sql"
 for f in "$root"/sql/ulid--*--*.sql; do
 	from=${f##*/ulid--}
 	from=${from%%--*}
-	[ "$(printf '%s\n' 1.2 "$from" | sort -V | head -1)" == 1.2 ] && cp "$f" "$stage/share/postgresql/extension/"
+	if [ "$(printf '%s\n' 1.2 "$from" | sort -V | head -1)" == 1.2 ]; then
+		cp "$f" "$stage/share/postgresql/extension/"
+	fi
 done
 mkdir -p "$out"
 tar -C "$stage" --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -c lib share | gzip -9n >"$out/ulid.tar.gz"
