@@ -96,4 +96,37 @@
 #define ULID_HAS_SKIP_SUPPORT 1
 #endif
 
+/*
+ * PGlite (PostgreSQL 18 in WebAssembly, test/pglite/build.sh) builds with
+ * __PGLITE__.  Its main module exports only the symbols its own extensions
+ * use: a side module that needs another one fails to load (a variable, or a
+ * function whose address it takes) or aborts the instance when it calls it.
+ * So in that build:
+ *	- ulid_builtin_call1/2 call the builtins timestamp_out,
+ *	  timestamptz_pl_interval and timestamptz_zone through fmgr by OID
+ *	  (elsewhere directly);
+ *	- ULID_DATA_DIR is "." (the backend's working directory is the data
+ *	  directory; DataDir is not exported);
+ *	- strerror is libc's (pg_strerror is not exported; the same text);
+ *	- src/pglite/no_wal.c replaces floor_wal.c: no WAL resource manager
+ *	  (RegisterCustomRmgr is not exported, and there is no standby); the
+ *	  floor file alone keeps the floors;
+ *	- cosid_codec.c reads the jsonb codec's containers itself (the jsonb
+ *	  iterators are not exported), and a bad ulid.node_ids has its hint in
+ *	  the detail (node.c).
+ * test/pglite/build.sh fails when the side module imports anything PGlite's
+ * main module does not export.
+ */
+#ifdef __PGLITE__
+#include "utils/fmgroids.h"
+#define ulid_builtin_call1(fn, oid, a) OidFunctionCall1(oid, a)
+#define ulid_builtin_call2(fn, oid, a, b) OidFunctionCall2(oid, a, b)
+#define ULID_DATA_DIR "."
+#undef strerror
+#else
+#define ulid_builtin_call1(fn, oid, a) DirectFunctionCall1(fn, a)
+#define ulid_builtin_call2(fn, oid, a, b) DirectFunctionCall2(fn, a, b)
+#define ULID_DATA_DIR DataDir
+#endif
+
 #endif							/* ULID_COMPAT_H */

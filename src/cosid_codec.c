@@ -103,6 +103,106 @@ report_codec(const char *fn, const cosid_error *err)
 			 errhint(CODEC_HINT)));
 }
 
+#ifdef __PGLITE__
+
+/*
+ * PGlite exports none of jsonb_util.c's readers (compat.h), so its build
+ * reads the containers itself, as fillJsonbValue() there does; the format
+ * (utils/jsonb.h) is the on-disk one.  Child i of a container lies after its
+ * JEntries, at the offset the JEntries before it add up to; an object's n
+ * keys are its children 0..n-1, their values n..2n-1, both in the order
+ * JsonbIteratorNext() returns them.
+ */
+static void
+child_value(JsonbContainer *c, int i, JsonbValue *v)
+{
+	int			n = JsonContainerIsObject(c) ? 2 * JsonContainerSize(c) : JsonContainerSize(c);
+	char	   *base = (char *) &c->children[n];
+	JEntry		e = c->children[i];
+	uint32		off = 0;
+	uint32		len;
+
+	for (int j = 0; j < i; j++)
+		JBE_ADVANCE_OFFSET(off, c->children[j]);
+	len = JBE_HAS_OFF(e) ? JBE_OFFLENFLD(e) - off : JBE_OFFLENFLD(e);
+	if (JBE_ISNULL(e))
+		v->type = jbvNull;
+	else if (JBE_ISSTRING(e))
+	{
+		v->type = jbvString;
+		v->val.string.val = base + off;
+		v->val.string.len = (int) len;
+	}
+	else if (JBE_ISNUMERIC(e))
+	{
+		v->type = jbvNumeric;
+		v->val.numeric = (Numeric) (base + INTALIGN(off));
+	}
+	else if (JBE_ISBOOL(e))
+	{
+		v->type = jbvBool;
+		v->val.boolean = JBE_ISBOOL_TRUE(e);
+	}
+	else
+	{
+		v->type = jbvBinary;
+		v->val.binary.data = (JsonbContainer *) (base + INTALIGN(off));
+		v->val.binary.len = (int) (len - (INTALIGN(off) - off));
+	}
+}
+
+/* getIthJsonbValueFromContainer() of an array */
+static JsonbValue *
+array_element(JsonbContainer *c, uint32 i)
+{
+	JsonbValue *v = palloc(sizeof(JsonbValue));
+
+	child_value(c, (int) i, v);
+	return v;
+}
+#define getIthJsonbValueFromContainer(c, i) array_element(c, i)
+
+/* findJsonbValueFromContainer() of an object's key (NULL: no such key) */
+static JsonbValue *
+object_member(JsonbContainer *c, uint32 flags, JsonbValue *key)
+{
+	int			n = JsonContainerSize(c);
+
+	(void) flags;
+	for (int i = 0; i < n; i++)
+	{
+		JsonbValue	k;
+
+		child_value(c, i, &k);
+		if (k.val.string.len == key->val.string.len &&
+			memcmp(k.val.string.val, key->val.string.val, k.val.string.len) == 0)
+			return array_element(c, (uint32) (n + i));
+	}
+	return NULL;
+}
+#define findJsonbValueFromContainer(c, flags, key) object_member(c, flags, key)
+
+/* read_object() below, without the iterator */
+static int
+read_object(JsonbContainer *c, const char **names, size_t *lens,
+			cosid_jval *vals, int max)
+{
+	int			n = JsonContainerSize(c);
+	JsonbValue	v;
+
+	for (int i = 0; i < n && i < max; i++)
+	{
+		child_value(c, i, &v);
+		names[i] = v.val.string.val;
+		lens[i] = (size_t) v.val.string.len;
+		child_value(c, n + i, &v);
+		vals[i] = jval_of(&v);
+	}
+	return n;
+}
+
+#else
+
 /*
  * Read the members of the object container c into names/vals (at most max;
  * returns how many there are).
@@ -135,6 +235,8 @@ read_object(JsonbContainer *c, const char **names, size_t *lens,
 	}
 	return n;
 }
+
+#endif
 
 /*
  * ERROR 22023 naming the item unless AT TIME ZONE knows zone (the error of

@@ -36,7 +36,7 @@ ulid_floor_file_path(void)
 {
 	static char path[MAXPGPATH];
 
-	snprintf(path, sizeof(path), "%s/%s", DataDir, ULID_FLOOR_FILE);
+	snprintf(path, sizeof(path), "%s/%s", ULID_DATA_DIR, ULID_FLOOR_FILE);
 	return path;
 }
 
@@ -171,7 +171,7 @@ clear_path(const char *rel)
 	const char *what;
 	int			fd;
 
-	snprintf(abs, sizeof(abs), "%s/%s", DataDir, rel);
+	snprintf(abs, sizeof(abs), "%s/%s", ULID_DATA_DIR, rel);
 	if (lstat(rel, &sb) != 0)
 	{
 		if (errno == ENOENT)

@@ -74,7 +74,7 @@ uuidv7_unix_us(int64 ts, bool with_zone)
 				(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 				 errmsg("timestamp out of range for UUID version 7: \"%s\"",
 						with_zone ? timestamptz_to_str(ts) :
-						DatumGetCString(DirectFunctionCall1(timestamp_out, TimestampGetDatum(ts)))),
+						DatumGetCString(ulid_builtin_call1(timestamp_out, F_TIMESTAMP_OUT, TimestampGetDatum(ts)))),
 				 with_zone ?
 				 errdetail("A UUIDv7 holds a finite time from 1970-01-01 00:00:00Z to 10889-08-02 05:31:50.655999Z.") :
 				 errdetail("A UUIDv7 holds a finite UTC wall time from 1970-01-01 00:00:00 to 10889-08-02 05:31:50.655999."),
@@ -195,7 +195,7 @@ ulid_uuidv7_shift(PG_FUNCTION_ARGS)
 		ns = shift_previous_ns + SHIFT_STEP_NS;
 	shift_previous_ns = ns;
 
-	ts = DatumGetTimestampTz(DirectFunctionCall2(timestamptz_pl_interval,
+	ts = DatumGetTimestampTz(ulid_builtin_call2(timestamptz_pl_interval, F_TIMESTAMPTZ_PL_INTERVAL,
 												 TimestampTzGetDatum(ns / 1000 - ULID_UNIX_TO_PG_USECS),
 												 IntervalPGetDatum(shift)));
 	us = uuidv7_unix_us(ts, true);

@@ -148,9 +148,15 @@ check_node_ids(char **newval, void **extra, GucSource source pg_attribute_unused
 #else
 		free(set);
 #endif
+#define NODE_IDS_HINT "Write the nodes this server owns besides ulid.node_id as numbers and ranges separated by commas, such as '0-8191' or '3,7,100-199'."
+#ifdef __PGLITE__
+		/* PGlite exports neither GUC_check_errcode (22023 is the default) nor the hint's string */
+		GUC_check_errdetail("At character %d: %s. %s", (int) pos + 1, msg, NODE_IDS_HINT);
+#else
 		GUC_check_errcode(ERRCODE_INVALID_PARAMETER_VALUE);
 		GUC_check_errdetail("At character %d: %s.", (int) pos + 1, msg);
-		GUC_check_errhint("Write the nodes this server owns besides ulid.node_id as numbers and ranges separated by commas, such as '0-8191' or '3,7,100-199'.");
+		GUC_check_errhint(NODE_IDS_HINT);
+#endif
 		return false;
 	}
 	set->n = n;

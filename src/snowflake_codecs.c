@@ -29,7 +29,7 @@ int64
 sf_zone_offset_ms(text *zone, int64 unix_ms)
 {
 	TimestampTz ts = sf_unix_ms_to_timestamptz(unix_ms);
-	Timestamp	local = DatumGetTimestamp(DirectFunctionCall2(timestamptz_zone,
+	Timestamp	local = DatumGetTimestamp(ulid_builtin_call2(timestamptz_zone, F_TIMEZONE_TEXT_TIMESTAMPTZ,
 															  PointerGetDatum(zone),
 															  TimestampTzGetDatum(ts)));
 

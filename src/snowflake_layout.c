@@ -159,10 +159,12 @@ snowflake_layout_recv(PG_FUNCTION_ARGS)
 {
 	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
 	int			len = buf->len - buf->cursor;
-	const char *bytes = pq_getmsgbytes(buf, len);
+	/* all of it: pq_getmsgbytes() without the call (PGlite exports none) */
+	const char *bytes = buf->data + buf->cursor;
 	sfl_layout	l;
 	char		msg[SFL_MSG_MAX];
 
+	buf->cursor = buf->len;
 	if (sfl_deserialize((const uint8_t *) bytes, (size_t) len, &l,
 						msg, sizeof(msg)) != SFL_OK)
 		ereport(ERROR,
