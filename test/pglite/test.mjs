@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 
 const require = createRequire(import.meta.url);
-const { KNOWN, KNOWN_UUID, ULID_TEXT, check, checkEqual, expect, expectError, run } = require('../client/check.js');
+const { KNOWN, KNOWN_UUID, ULID_TEXT, check, checkEqual, expect, expectError, run } = require('../../clients/node/test/check.js');
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const ulid = { name: 'ulid', setup: async () => ({ bundlePath: pathToFileURL(process.env.ULID_PGLITE_BUNDLE) }) };

@@ -1,5 +1,5 @@
 /*
- * Shared by the Node.js client tests of test/client: result lines and the
+ * Shared by the Node.js client tests (and test/pglite/test.mjs): result lines and the
  * connection settings.  Each program connects to 127.0.0.1 at $PGPORT,
  * database $PGDATABASE (made by test/scenarios/client_node.sh with the ulid
  * extension), and prints one "ok - ..." or "not ok - ..." line per check; a
