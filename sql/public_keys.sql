@@ -41,6 +41,7 @@ SELECT err($$SELECT format('%s', secret) FROM ulid_keys WHERE name = 'regress_k'
 SELECT err($$SELECT ulid_key_create('regress_mine')$$) AS create_key;
 SELECT err($$SELECT ulid_key_drop('regress_k')$$) AS drop_key;
 SELECT err($$DELETE FROM ulid_keys$$) AS delete_rows;
+SELECT err($$INSERT INTO ulid_keys VALUES ('regress_mine', '\x000102030405060708090a0b0c0d0e0f')$$) AS insert_row;
 SELECT err($$SELECT ulid_mask('01HTQW311N1KR5G0Y75M3EF00H', 'regress_k')$$) AS mask_without_grant;
 RESET ROLE;
 -- EXECUTE granted, the key functions still refuse at run time

@@ -1221,24 +1221,28 @@ COMMENT ON FUNCTION ulid_secret_out(ulid_secret) IS 'text output of ulid_secret,
 
 -- Owned by the superuser creating the extension (the bootstrap superuser
 -- when a database owner installs it); readable by every role, secrets
--- excepted.  A superuser's pg_dump holds the keys, any other role's none.
+-- excepted.  A superuser's pg_dump holds the keys, any other role's none
+-- (but an empty COPY of the table, which any role may therefore restore:
+-- PUBLIC may INSERT, and a trigger refuses each row but a superuser's).
 CREATE TABLE ulid_keys (
     name text PRIMARY KEY CHECK (octet_length(name) BETWEEN 1 AND 63),
     secret ulid_secret NOT NULL,
     created timestamptz NOT NULL DEFAULT now()
 );
 COMMENT ON TABLE ulid_keys IS 'the named secret keys of the masks (ulid_key_create, ulid_key_drop); every role reads names and creation times, only superusers the secrets';
-GRANT SELECT ON ulid_keys TO PUBLIC;
+GRANT SELECT, INSERT ON ulid_keys TO PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('ulid_keys',
     'WHERE (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) CURRENT_USER)');
 
--- Every change of the keys (also a restore's COPY) makes every backend
--- drop its cache of them.
-CREATE FUNCTION ulid_keys_changed() RETURNS trigger
-    AS 'MODULE_PATHNAME', 'ulid_keys_changed' LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION ulid_keys_changed() IS 'statement trigger of ulid_keys: every backend forgets the keys it cached';
+-- Only superusers add or change rows; every change of the keys (also a
+-- restore's COPY) makes every backend drop its cache of them.
+CREATE FUNCTION ulid_keys_trigger() RETURNS trigger
+    AS 'MODULE_PATHNAME', 'ulid_keys_trigger' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION ulid_keys_trigger() IS 'the triggers of ulid_keys: each row is a superuser''s; after each statement, every backend forgets the keys it cached';
+CREATE TRIGGER ulid_keys_superuser BEFORE INSERT OR UPDATE ON ulid_keys
+    FOR EACH ROW EXECUTE FUNCTION ulid_keys_trigger();
 CREATE TRIGGER ulid_keys_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ulid_keys
-    FOR EACH STATEMENT EXECUTE FUNCTION ulid_keys_changed();
+    FOR EACH STATEMENT EXECUTE FUNCTION ulid_keys_trigger();
 
 -- Superusers only, checked at run time too.
 CREATE FUNCTION ulid_key_create(name text, secret bytea DEFAULT NULL) RETURNS void

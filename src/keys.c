@@ -59,6 +59,8 @@
 #define KEY_TABLE		"ulid_keys"
 #define KEY_NAME_MAX	(NAMEDATALEN - 1)
 
+static void require_key_admin(const char *what);
+
 #define HINT_CREATE \
 	"A superuser creates it with SELECT ulid_key_create('%s'); SELECT name FROM ulid_keys lists the keys."
 
@@ -221,17 +223,30 @@ ulid_key_find(FunctionCallInfo fcinfo, ulid_key_site *site, text *name)
 	return site->key;
 }
 
-/* ulid_keys_changed(): the statement trigger on the key table */
-PG_FUNCTION_INFO_V1(ulid_keys_changed);
+/*
+ * ulid_keys_trigger(): the triggers of the key table.  Before each row
+ * inserted or updated: refuse every role but superusers.  (PUBLIC may
+ * INSERT only so that restoring a dump taken by a role that is no
+ * superuser, which holds an empty COPY of the table, succeeds; the rows
+ * themselves need a superuser, as ulid_key_create() does.)  After each
+ * statement: every backend forgets its cached keys.
+ */
+PG_FUNCTION_INFO_V1(ulid_keys_trigger);
 Datum
-ulid_keys_changed(PG_FUNCTION_ARGS)
+ulid_keys_trigger(PG_FUNCTION_ARGS)
 {
 	TriggerData *trig = (TriggerData *) fcinfo->context;
 
 	if (!CALLED_AS_TRIGGER(fcinfo))
 		ereport(ERROR,
 				(errcode(ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED),
-				 errmsg("ulid_keys_changed() is a trigger function")));
+				 errmsg("ulid_keys_trigger() is a trigger function")));
+	if (TRIGGER_FIRED_FOR_ROW(trig->tg_event))
+	{
+		require_key_admin("add or change a row of ulid_keys");
+		return PointerGetDatum(TRIGGER_FIRED_BY_UPDATE(trig->tg_event) ?
+							   trig->tg_newtuple : trig->tg_trigtuple);
+	}
 	CacheInvalidateRelcache(trig->tg_relation);
 	return PointerGetDatum(NULL);
 }
@@ -314,12 +329,12 @@ ulid_secret_out(PG_FUNCTION_ARGS)
 /* --- ulid_key_create and ulid_key_drop ----------------------------------------- */
 
 static void
-require_key_admin(const char *fname)
+require_key_admin(const char *what)
 {
 	if (!superuser())
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied for function %s", fname),
+				 errmsg("must be superuser to %s", what),
 				 errdetail("Keys are created and dropped by superusers."),
 				 errhint("A superuser grants the use of keys: GRANT EXECUTE ON FUNCTION ulid_mask(ulid, text) TO a role, and likewise for the other mask functions.")));
 }
@@ -374,7 +389,7 @@ ulid_key_create(PG_FUNCTION_ARGS)
 	char	   *name;
 	uint8		secret[ULID_SECRET_BYTES];
 
-	require_key_admin("ulid_key_create");
+	require_key_admin("create a ulid key");
 	name = key_name_arg(fcinfo);
 	if (PG_ARGISNULL(1))
 		ulid_random_bytes(secret, sizeof(secret));
@@ -398,7 +413,7 @@ ulid_key_drop(PG_FUNCTION_ARGS)
 {
 	char	   *name;
 
-	require_key_admin("ulid_key_drop");
+	require_key_admin("drop a ulid key");
 	name = key_name_arg(fcinfo);
 	if (key_table_exec(fcinfo, "DELETE FROM %s WHERE name = $1", name, NULL) == 0)
 		ereport(ERROR,
