@@ -86,12 +86,17 @@ ulid_sqids_init_words(ulid_sqids *s, const char *alphabet, size_t len,
 	for (int w = 0; w < nwords && w < ULID_SQIDS_BLOCKLIST_LEN; w++)
 	{
 		const char *p = words[w];
-		bool		ok = strlen(p) >= 3;
+		size_t		wlen = strlen(p);
+		bool		ok = wlen >= 3 && wlen <= UINT8_MAX;
 
 		for (; ok && *p; p++)
 			ok = spells[ascii_lower((unsigned char) *p)];
 		if (ok)
+		{
+			s->blocked_len[s->nblocked] = (uint8_t) wlen;
+			s->blocked_digit[s->nblocked] = strpbrk(words[w], "0123456789") != NULL;
 			s->blocked[s->nblocked++] = (uint16_t) w;
+		}
 	}
 	return ULID_SQIDS_OK;
 }
@@ -110,12 +115,17 @@ word_at(const char *id, size_t at, const char *w, size_t wlen)
 static bool
 is_blocked(const ulid_sqids *s, const char *id, size_t len)
 {
+	bool		present[256] = {false};	/* the id's characters, lowercase */
+
+	for (size_t i = 0; i < len; i++)
+		present[ascii_lower((unsigned char) id[i])] = true;
 	for (int k = 0; k < s->nblocked; k++)
 	{
 		const char *w = s->words[s->blocked[k]];
-		size_t		wlen = strlen(w);
+		size_t		wlen = s->blocked_len[k];
 
-		if (wlen > len)
+		/* a word longer than the id, or whose first letter it lacks: no match */
+		if (wlen > len || !present[ascii_lower((unsigned char) w[0])])
 			continue;
 		if (len <= 3 || wlen <= 3)
 		{
@@ -123,7 +133,7 @@ is_blocked(const ulid_sqids *s, const char *id, size_t len)
 			if (wlen == len && word_at(id, 0, w, wlen))
 				return true;
 		}
-		else if (strpbrk(w, "0123456789") != NULL)
+		else if (s->blocked_digit[k])
 		{
 			/* leet-speak words: only at either end */
 			if (word_at(id, 0, w, wlen) || word_at(id, len - wlen, w, wlen))

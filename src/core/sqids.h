@@ -63,9 +63,11 @@ typedef struct ulid_sqids
 	int			min_length;
 	char		alphabet[ULID_SQIDS_MAX_ALPHABET];
 	uint8_t		index[256];		/* position + 1 in alphabet, 0: absent */
-	const char *const *words;	/* the blocklist (lowercase words) */
+	const char *const *words;	/* the blocklist */
 	int			nblocked;
 	uint16_t	blocked[ULID_SQIDS_BLOCKLIST_LEN];	/* the words it spells */
+	uint8_t		blocked_len[ULID_SQIDS_BLOCKLIST_LEN];	/* their lengths */
+	uint8_t		blocked_digit[ULID_SQIDS_BLOCKLIST_LEN];	/* 1: has a digit */
 } ulid_sqids;
 
 /* With the specification's default blocklist. */
