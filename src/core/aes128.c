@@ -6,9 +6,9 @@
  *
  * The state is the 16 bytes in FIPS 197's order (column-major: byte r + 4c
  * is row r of column c), which is also the order the instructions load.
- * The key schedule is computed in C for both; the instructions' decryption
- * keys are InvMixColumns of the middle round keys in reverse order (the
- * "equivalent inverse cipher", FIPS 197 section 5.3.5).
+ * The key schedule is computed in C for both; decryption runs the
+ * "equivalent inverse cipher" (FIPS 197 section 5.3.5), whose middle round
+ * keys are InvMixColumns of the encryption keys, in reverse order.
  *
  *-------------------------------------------------------------------------
  */
@@ -90,37 +90,6 @@ expand_key(const uint8_t key[16], uint8_t rk[11][16])
 }
 
 static inline void
-add_round_key(uint8_t s[16], const uint8_t k[16])
-{
-	for (int i = 0; i < 16; i++)
-		s[i] ^= k[i];
-}
-
-/* SubBytes and ShiftRows together: row r moves r columns left */
-static inline void
-sub_shift(uint8_t s[16])
-{
-	uint8_t		t[16];
-
-	for (int c = 0; c < 4; c++)
-		for (int r = 0; r < 4; r++)
-			t[r + 4 * c] = sbox[s[r + 4 * ((c + r) & 3)]];
-	memcpy(s, t, 16);
-}
-
-/* InvShiftRows and InvSubBytes together: row r moves r columns right */
-static inline void
-inv_shift_sub(uint8_t s[16])
-{
-	uint8_t		t[16];
-
-	for (int c = 0; c < 4; c++)
-		for (int r = 0; r < 4; r++)
-			t[r + 4 * ((c + r) & 3)] = inv_sbox[s[r + 4 * c]];
-	memcpy(s, t, 16);
-}
-
-static inline void
 mix_columns(uint8_t s[16])
 {
 	for (int c = 0; c < 4; c++)
@@ -155,40 +124,103 @@ inv_mix_columns(uint8_t s[16])
 	mix_columns(s);
 }
 
+/*
+ * The portable rounds: a column is a 32-bit word (its first byte on top),
+ * and SubBytes, ShiftRows and MixColumns of a round are four lookups per
+ * column in te (MixColumns' column (2, 1, 1, 3) times S[x]), rotated for
+ * the other three rows; td likewise for the inverse (InvS[x] times
+ * (0e, 09, 0d, 0b)).  The tables are made from the S-boxes on first use.
+ */
+static uint32_t te[256],
+			td[256];
+static bool tables_made = false;
+
+static uint8_t
+gmul(uint8_t a, uint8_t b)
+{
+	uint8_t		p = 0;
+
+	for (; b; b >>= 1, a = xtime(a))
+		if (b & 1)
+			p ^= a;
+	return p;
+}
+
+static void
+make_tables(void)
+{
+	for (int x = 0; x < 256; x++)
+	{
+		uint8_t		s = sbox[x],
+					i = inv_sbox[x];
+
+		te[x] = (uint32_t) gmul(s, 2) << 24 | (uint32_t) s << 16 | (uint32_t) s << 8 | gmul(s, 3);
+		td[x] = (uint32_t) gmul(i, 14) << 24 | (uint32_t) gmul(i, 9) << 16 |
+			(uint32_t) gmul(i, 13) << 8 | gmul(i, 11);
+	}
+	tables_made = true;
+}
+
+#define ROTR(w, n) (((w) >> (n)) | ((w) << (32 - (n))))
+#define B0(w) ((w) >> 24)
+#define B1(w) (((w) >> 16) & 0xff)
+#define B2(w) (((w) >> 8) & 0xff)
+#define B3(w) ((w) & 0xff)
+
+static inline uint32_t
+load_col(const uint8_t *p)
+{
+	return (uint32_t) p[0] << 24 | (uint32_t) p[1] << 16 | (uint32_t) p[2] << 8 | p[3];
+}
+
+static inline void
+store_col(uint8_t *p, uint32_t w)
+{
+	p[0] = (uint8_t) (w >> 24);
+	p[1] = (uint8_t) (w >> 16);
+	p[2] = (uint8_t) (w >> 8);
+	p[3] = (uint8_t) w;
+}
+
+/*
+ * One direction: k the 11 round keys in the order used, t the table, sb
+ * the S-box of the last round; dir 1 takes row r from column c + r
+ * (ShiftRows), 3 from column c - r (InvShiftRows).
+ */
+static void
+rounds_portable(const uint8_t k[11][16], const uint32_t *t, const uint8_t *sb,
+				int dir, const uint8_t in[16], uint8_t out[16])
+{
+	uint32_t	s[4],
+				n[4];
+
+	for (int c = 0; c < 4; c++)
+		s[c] = load_col(in + 4 * c) ^ load_col(k[0] + 4 * c);
+	for (int r = 1; r < 10; r++)
+	{
+		for (int c = 0; c < 4; c++)
+			n[c] = t[B0(s[c])] ^ ROTR(t[B1(s[(c + dir) & 3])], 8) ^
+				ROTR(t[B2(s[(c + 2 * dir) & 3])], 16) ^ ROTR(t[B3(s[(c + 3 * dir) & 3])], 24) ^
+				load_col(k[r] + 4 * c);
+		memcpy(s, n, sizeof(s));
+	}
+	for (int c = 0; c < 4; c++)
+		store_col(out + 4 * c,
+				  ((uint32_t) sb[B0(s[c])] << 24 | (uint32_t) sb[B1(s[(c + dir) & 3])] << 16 |
+				   (uint32_t) sb[B2(s[(c + 2 * dir) & 3])] << 8 | sb[B3(s[(c + 3 * dir) & 3])]) ^
+				  load_col(k[10] + 4 * c));
+}
+
 static void
 encrypt_portable(const ulid_aes128 *ctx, const uint8_t in[16], uint8_t out[16])
 {
-	uint8_t		s[16];
-
-	memcpy(s, in, 16);
-	add_round_key(s, ctx->enc[0]);
-	for (int r = 1; r < 10; r++)
-	{
-		sub_shift(s);
-		mix_columns(s);
-		add_round_key(s, ctx->enc[r]);
-	}
-	sub_shift(s);
-	add_round_key(s, ctx->enc[10]);
-	memcpy(out, s, 16);
+	rounds_portable(ctx->enc, te, sbox, 1, in, out);
 }
 
 static void
 decrypt_portable(const ulid_aes128 *ctx, const uint8_t in[16], uint8_t out[16])
 {
-	uint8_t		s[16];
-
-	memcpy(s, in, 16);
-	add_round_key(s, ctx->enc[10]);
-	for (int r = 9; r > 0; r--)
-	{
-		inv_shift_sub(s);
-		add_round_key(s, ctx->enc[r]);
-		inv_mix_columns(s);
-	}
-	inv_shift_sub(s);
-	add_round_key(s, ctx->enc[0]);
-	memcpy(out, s, 16);
+	rounds_portable(ctx->dec, td, inv_sbox, 3, in, out);
 }
 
 #ifdef ULID_AES_NI
@@ -219,17 +251,6 @@ decrypt_ni(const ulid_aes128 *ctx, const uint8_t in[16], uint8_t out[16])
 	_mm_storeu_si128((__m128i *) out, b);
 }
 
-__attribute__((target("aes,sse2")))
-static void
-decryption_keys_ni(ulid_aes128 *ctx)
-{
-	memcpy(ctx->dec[0], ctx->enc[10], 16);
-	for (int r = 1; r < 10; r++)
-		_mm_storeu_si128((__m128i *) ctx->dec[r],
-						 _mm_aesimc_si128(_mm_loadu_si128((const __m128i *) ctx->enc[10 - r])));
-	memcpy(ctx->dec[10], ctx->enc[0], 16);
-}
-
 bool
 ulid_aes128_hw_available(void)
 {
@@ -258,11 +279,17 @@ ulid_aes128_init(ulid_aes128 *ctx, const uint8_t key[16])
 {
 	memset(ctx, 0, sizeof(*ctx));
 	expand_key(key, ctx->enc);
+	/* the equivalent inverse cipher's keys: InvMixColumns of the middle ones */
+	memcpy(ctx->dec[0], ctx->enc[10], 16);
+	for (int r = 1; r < 10; r++)
+	{
+		memcpy(ctx->dec[r], ctx->enc[10 - r], 16);
+		inv_mix_columns(ctx->dec[r]);
+	}
+	memcpy(ctx->dec[10], ctx->enc[0], 16);
 	ctx->hw = ulid_aes128_hw_available();
-#ifdef ULID_AES_NI
-	if (ctx->hw)
-		decryption_keys_ni(ctx);
-#endif
+	if (!tables_made)
+		make_tables();
 }
 
 void

@@ -8,9 +8,9 @@
  * a block then costs the ten rounds.  On x86 processors with the AES
  * instructions (AES-NI, every x86-64 server since about 2010) the rounds
  * are those instructions, chosen at run time; elsewhere a portable C
- * implementation computes the same values.  The portable one looks up its
- * S-boxes in tables, so its timing may depend on the data through the
- * cache (the instructions' does not).
+ * implementation computes the same values (about eight times slower).  The
+ * portable one looks its rounds up in tables, so its timing may depend on
+ * the data through the cache (the instructions' does not).
  *
  *-------------------------------------------------------------------------
  */
@@ -23,7 +23,7 @@
 typedef struct ulid_aes128
 {
 	uint8_t		enc[11][16];	/* round keys, FIPS 197's order */
-	uint8_t		dec[11][16];	/* the instructions' decryption keys */
+	uint8_t		dec[11][16];	/* decryption keys, in the order used */
 	bool		hw;				/* use the AES instructions */
 } ulid_aes128;
 
