@@ -156,5 +156,23 @@ SELECT :'first_ulid_mask' <> :'second_ulid_mask' AS prepared_statement_follows_t
 DEALLOCATE masked_id;
 SELECT err($$CREATE TEMP TABLE t (id ulid, pub ulid GENERATED ALWAYS AS (ulid_mask(id, 'regress_k')) STORED)$$) AS generated_column;
 
+-- parallel safe: a worker reads the keys itself, and masks as the leader does
+CREATE TABLE mask_par AS SELECT u FROM masked;
+ANALYZE mask_par;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SELECT workers_launched($$CREATE TEMP TABLE mask_par_out AS
+    SELECT u, ulid_mask(u, 'regress_k') AS m, snowflake_mask(12345, 'twitter', 'regress_k') AS s FROM mask_par$$) > 0 AS ran_in_workers;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+SELECT count(*) AS rows, count(*) FILTER (WHERE m = ulid_mask(u, 'regress_k')) AS as_the_leader,
+       count(DISTINCT s) AS one_snowflake_mask
+FROM mask_par_out;
+DROP TABLE mask_par;
+
 SELECT ulid_key_drop(name) FROM ulid_keys WHERE name LIKE 'regress%';
 SELECT count(*) AS keys_left FROM ulid_keys WHERE name LIKE 'regress%';
