@@ -166,15 +166,14 @@ load_keys(FunctionCallInfo fcinfo)
 		scan = table_beginscan(rel, snap, 0, NULL);
 		while ((tup = heap_getnext(scan, ForwardScanDirection)) != NULL)
 		{
-			bool		isnull;
-			Datum		name = heap_getattr(tup, 1, RelationGetDescr(rel), &isnull);
+			bool		isnull;		/* never: both columns are NOT NULL */
+			char	   *s = TextDatumGetCString(heap_getattr(tup, 1, RelationGetDescr(rel), &isnull));
 			Datum		secret = heap_getattr(tup, 2, RelationGetDescr(rel), &isnull);
-			char	   *s = TextDatumGetCString(name);
 			char		key[NAMEDATALEN] = {0};
 			key_entry  *e;
 
-			if (isnull || strlen(s) > KEY_NAME_MAX)
-				continue;		/* the table's checks keep these out */
+			if (strlen(s) > KEY_NAME_MAX)
+				continue;		/* the table's check keeps these out */
 			strlcpy(key, s, NAMEDATALEN);
 			e = (key_entry *) hash_search(cache, key, HASH_ENTER, NULL);
 			ulid_mask_key_init(&e->key, (const uint8 *) DatumGetPointer(secret));

@@ -46,6 +46,8 @@ extern const ulid_mask_key *ulid_key_find(FunctionCallInfo fcinfo,
 /*
  * The key named by text argument argno (42704 when there is none): on the
  * second call at a site with the same name, a comparison and no lookup.
+ * The key is valid until invalidation messages are next processed (a lock
+ * taken, a command's end): read every other argument before it.
  */
 static inline const ulid_mask_key *
 ulid_key_arg(FunctionCallInfo fcinfo, int argno)

@@ -106,9 +106,9 @@ ulid_unmask_sql(PG_FUNCTION_ARGS)
 static Datum
 snowflake_apply(FunctionCallInfo fcinfo, bool unmask)
 {
+	/* the layout first: reading it could take a lock, and so drop the keys */
+	const sfl_layout *l = sf_layout_arg_in(fcinfo, 1, &ulid_key_site_of(fcinfo)->layout_slot);
 	const ulid_mask_key *key = ulid_key_arg(fcinfo, 2);
-	ulid_key_site *site = (ulid_key_site *) fcinfo->flinfo->fn_extra;
-	const sfl_layout *l = sf_layout_arg_in(fcinfo, 1, &site->layout_slot);
 	int64		id = PG_GETARG_INT64(0);
 	uint64		out;
 	sfl_status	st = unmask ? ulid_snowflake_unmask(key, l, (uint64) id, &out) :
