@@ -11,7 +11,7 @@
 
 #include "bytes.h"
 
-static const char digits[32] = "0123456789ABCDEFGHIJKLMNOPQRSTUV";
+static const char digits[33] = "0123456789ABCDEFGHIJKLMNOPQRSTUV";
 
 /* the value of a digit of either case, or -1 */
 static inline int
