@@ -36,10 +36,9 @@
  */
 #include "ulid.h"
 
-#include "access/heapam.h"
+#include "access/genam.h"
 #include "access/htup_details.h"
 #include "access/table.h"
-#include "access/tableam.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_type.h"
 #include "commands/trigger.h"
@@ -145,7 +144,7 @@ load_keys(FunctionCallInfo fcinfo)
 	HTAB	   *cache;
 	Relation	rel;
 	Snapshot	snap;
-	TableScanDesc scan;
+	SysScanDesc scan;
 	HeapTuple	tup;
 
 	if (!callback_registered)
@@ -163,8 +162,8 @@ load_keys(FunctionCallInfo fcinfo)
 	{
 		rel = open_key_table(fcinfo, AccessShareLock);
 		snap = RegisterSnapshot(GetCatalogSnapshot(RelationGetRelid(rel)));
-		scan = table_beginscan(rel, snap, 0, NULL);
-		while ((tup = heap_getnext(scan, ForwardScanDirection)) != NULL)
+		scan = systable_beginscan(rel, InvalidOid, false, snap, 0, NULL);
+		while ((tup = systable_getnext(scan)) != NULL)
 		{
 			bool		isnull;		/* never: both columns are NOT NULL */
 			char	   *s = TextDatumGetCString(heap_getattr(tup, 1, RelationGetDescr(rel), &isnull));
@@ -178,7 +177,7 @@ load_keys(FunctionCallInfo fcinfo)
 			e = (key_entry *) hash_search(cache, key, HASH_ENTER, NULL);
 			ulid_mask_key_init(&e->key, (const uint8 *) DatumGetPointer(secret));
 		}
-		table_endscan(scan);
+		systable_endscan(scan);
 		UnregisterSnapshot(snap);
 		key_table_oid = RelationGetRelid(rel);
 		table_close(rel, AccessShareLock);
