@@ -39,13 +39,6 @@ ulid_load_le64(const uint8_t *p)
 		((uint64_t) p[7] << 56);
 }
 
-static inline void
-ulid_store_le64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t) (v >> (8 * i));
-}
-
 extern void ulid_sip_init(ulid_sipkey *key, uint64_t k0, uint64_t k1);
 
 /* SipHash-2-4 of in[0..len) */
