@@ -120,3 +120,113 @@ BEGIN
 END
 $fn$;
 COMMENT ON FUNCTION ulid_check_node_ids() IS 'on a Citus coordinator: every node''s name, port, node id, its source, the nodes it owns, whether another node owns one of them too, and its problem: why it has no node id, or a column default''s layout that its node id does not fit';
+
+-----------------------------------------------------------------------------
+-- issue 36: public faces of ids (keys, UUIDv47, masks, Sqids, base32hex)
+-----------------------------------------------------------------------------
+
+-- A key's secret: 16 bytes whose only way out is this type's text output,
+-- which refuses every role but superusers (no binary output, no casts, no
+-- operators): src/keys.c says who may see what.  The output is STABLE, as
+-- it depends on the current role.
+CREATE TYPE ulid_secret;
+CREATE FUNCTION ulid_secret_in(cstring) RETURNS ulid_secret
+    AS 'MODULE_PATHNAME', 'ulid_secret_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION ulid_secret_out(ulid_secret) RETURNS cstring
+    AS 'MODULE_PATHNAME', 'ulid_secret_out' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE TYPE ulid_secret (
+    INPUT = ulid_secret_in,
+    OUTPUT = ulid_secret_out,
+    INTERNALLENGTH = 16,
+    ALIGNMENT = char,
+    STORAGE = plain
+);
+COMMENT ON TYPE ulid_secret IS 'the 16-byte secret of a ulid key; its text (\x and 32 hexadecimal digits) is for superusers only';
+COMMENT ON FUNCTION ulid_secret_in(cstring) IS 'text input of ulid_secret (\x and 32 hexadecimal digits)';
+COMMENT ON FUNCTION ulid_secret_out(ulid_secret) IS 'text output of ulid_secret, for superusers only (42501 for every other role)';
+
+-- Owned by the superuser creating the extension (the bootstrap superuser
+-- when a database owner installs it); readable by every role, secrets
+-- excepted.  A superuser's pg_dump holds the keys, any other role's none
+-- (but an empty COPY of the table, which any role may therefore restore:
+-- PUBLIC may INSERT, and a trigger refuses each row but a superuser's).
+CREATE TABLE ulid_keys (
+    name text PRIMARY KEY CHECK (octet_length(name) BETWEEN 1 AND 63),
+    secret ulid_secret NOT NULL,
+    created timestamptz NOT NULL DEFAULT now()
+);
+COMMENT ON TABLE ulid_keys IS 'the named secret keys of the masks (ulid_key_create, ulid_key_drop); every role reads names and creation times, only superusers the secrets';
+GRANT SELECT, INSERT ON ulid_keys TO PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('ulid_keys',
+    'WHERE (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) CURRENT_USER)');
+
+-- Only superusers add or change rows; every change of the keys (also a
+-- restore's COPY) makes every backend drop its cache of them.
+CREATE FUNCTION ulid_keys_trigger() RETURNS trigger
+    AS 'MODULE_PATHNAME', 'ulid_keys_trigger' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION ulid_keys_trigger() IS 'the triggers of ulid_keys: each row is a superuser''s; after each statement, every backend forgets the keys it cached';
+CREATE TRIGGER ulid_keys_superuser BEFORE INSERT OR UPDATE ON ulid_keys
+    FOR EACH ROW EXECUTE FUNCTION ulid_keys_trigger();
+CREATE TRIGGER ulid_keys_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ulid_keys
+    FOR EACH STATEMENT EXECUTE FUNCTION ulid_keys_trigger();
+
+-- Superusers only, checked at run time too.
+CREATE FUNCTION ulid_key_create(name text, secret bytea DEFAULT NULL) RETURNS void
+    AS 'MODULE_PATHNAME', 'ulid_key_create' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION ulid_key_create(text, bytea) IS 'create a named key for the masks with a 16-byte secret (NULL: 16 random bytes); superuser only';
+REVOKE ALL ON FUNCTION ulid_key_create(text, bytea) FROM PUBLIC;
+CREATE FUNCTION ulid_key_drop(name text) RETURNS void
+    AS 'MODULE_PATHNAME', 'ulid_key_drop' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION ulid_key_drop(text) IS 'drop a named key: masks made with it no longer unmask; superuser only';
+REVOKE ALL ON FUNCTION ulid_key_drop(text) FROM PUBLIC;
+
+-- The masks read a key that may be dropped and created again with another
+-- secret: STABLE, not IMMUTABLE, so that no index, generated column or
+-- cached plan keeps a mask computed with a secret that is gone.  Using a
+-- key is a grant: EXECUTE on these functions is revoked from PUBLIC, and a
+-- superuser grants it to the roles that may mask and unmask.
+CREATE FUNCTION uuidv47_encode(id uuid, key text) RETURNS uuid
+    AS 'MODULE_PATHNAME', 'ulid_uuidv47_encode_sql' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION uuidv47_encode(uuid, text) IS 'the UUIDv47 facade of a UUIDv7: its time hidden by SipHash-2-4 under the key, shown as a version 4 UUID (byte for byte the UUIDv47 reference''s)';
+REVOKE ALL ON FUNCTION uuidv47_encode(uuid, text) FROM PUBLIC;
+CREATE FUNCTION uuidv47_decode(id uuid, key text) RETURNS uuid
+    AS 'MODULE_PATHNAME', 'ulid_uuidv47_decode_sql' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION uuidv47_decode(uuid, text) IS 'the UUIDv7 behind a UUIDv47 facade made with the key';
+REVOKE ALL ON FUNCTION uuidv47_decode(uuid, text) FROM PUBLIC;
+CREATE FUNCTION ulid_mask(id ulid, key text) RETURNS ulid
+    AS 'MODULE_PATHNAME', 'ulid_mask_sql' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ulid_mask(ulid, text) IS 'a ULID with every bit hidden under the key (AES-128 of its 16 bytes): time, randomness and order';
+REVOKE ALL ON FUNCTION ulid_mask(ulid, text) FROM PUBLIC;
+CREATE FUNCTION ulid_unmask(id ulid, key text) RETURNS ulid
+    AS 'MODULE_PATHNAME', 'ulid_unmask_sql' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ulid_unmask(ulid, text) IS 'the ULID behind a ulid_mask() made with the key';
+REVOKE ALL ON FUNCTION ulid_unmask(ulid, text) FROM PUBLIC;
+CREATE FUNCTION snowflake_mask(id bigint, layout snowflake_layout, key text) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'ulid_snowflake_mask_sql' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION snowflake_mask(bigint, snowflake_layout, text) IS 'a Snowflake id with its time, node and sequence hidden under the key: another valid id of the layout (a keyed permutation of its bits)';
+REVOKE ALL ON FUNCTION snowflake_mask(bigint, snowflake_layout, text) FROM PUBLIC;
+CREATE FUNCTION snowflake_unmask(id bigint, layout snowflake_layout, key text) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'ulid_snowflake_unmask_sql' LANGUAGE C STABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION snowflake_unmask(bigint, snowflake_layout, text) IS 'the Snowflake id behind a snowflake_mask() made with the layout and key';
+REVOKE ALL ON FUNCTION snowflake_unmask(bigint, snowflake_layout, text) FROM PUBLIC;
+
+-- Sqids (sqids.org) with the specification's default blocklist, fixed in
+-- this version of the extension: IMMUTABLE.
+CREATE FUNCTION sqids_encode(numbers bigint[],
+                             alphabet text DEFAULT 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789',
+                             min_length integer DEFAULT 0) RETURNS text
+    AS 'MODULE_PATHNAME', 'ulid_sqids_encode_sql' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION sqids_encode(bigint[], text, integer) IS 'the Sqids id of a list of numbers (0 to 2^63 - 1), at least min_length long, with no word of the default blocklist';
+CREATE FUNCTION sqids_decode(id text,
+                             alphabet text DEFAULT 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789',
+                             min_length integer DEFAULT 0) RETURNS bigint[]
+    AS 'MODULE_PATHNAME', 'ulid_sqids_decode_sql' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION sqids_decode(text, text, integer) IS 'the numbers of a Sqids id (as the specification decodes; a character outside the alphabet, or an id shorter than min_length, is an error)';
+
+-- RFC 4648 base32hex, as PostgreSQL 19's encode(bytea, 'base32hex')
+CREATE FUNCTION ulid_to_base32hex(id ulid) RETURNS text
+    AS 'MODULE_PATHNAME', 'ulid_to_base32hex' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ulid_to_base32hex(ulid) IS 'RFC 4648 base32hex text of the 16 bytes, 26 characters 0-9 A-V: PostgreSQL 19''s rtrim(encode(id::uuid::bytea, ''base32hex''), ''='')';
+CREATE FUNCTION ulid_from_base32hex(text) RETURNS ulid
+    AS 'MODULE_PATHNAME', 'ulid_from_base32hex' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION ulid_from_base32hex(text) IS 'a ULID from its base32hex text (either case, with or without its six =)';

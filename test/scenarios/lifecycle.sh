@@ -74,6 +74,7 @@ schema_checks() {
 BEGIN;
 SET LOCAL track_functions = 'all';
 SET LOCAL client_min_messages = error;
+DO $$ BEGIN PERFORM ext.ulid_key_create('lc', '\x000102030405060708090a0b0c0d0e0f'); END $$;
 SELECT name, ok FROM (VALUES
     ('gen_ulid() is now', ext.ulid_time(ext.gen_ulid()) BETWEEN now() - interval '1 minute' AND clock_timestamp()),
     ('gen_ulid() increases', ext.ulid_cmp(ext.gen_ulid(), ext.gen_ulid()) < 0),
@@ -178,8 +179,17 @@ SELECT name, ok FROM (VALUES
     ('ulid_parse', ext.ulid_parse('018eafc1-8435-0cf0-5803-c72d06e78011')::text = '01HTQW311N1KR5G0Y75M3EF00H'),
     ('ulid_try_parse', ext.ulid_try_parse('nope') IS NULL),
     ('min and max', (SELECT ext.min(u)::text || ext.max(u)::text = '00000000000000000000000000' || '7ZZZZZZZZZZZZZZZZZZZZZZZZZ'
-                     FROM (VALUES ('7ZZZZZZZZZZZZZZZZZZZZZZZZZ'::ext.ulid), ('00000000000000000000000000')) v(u)))
+                     FROM (VALUES ('7ZZZZZZZZZZZZZZZZZZZZZZZZZ'::ext.ulid), ('00000000000000000000000000')) v(u))),
+    ('uuidv47_encode and decode', ext.uuidv47_encode('018eafc1-8435-795c-a58c-d434d0641a13', 'lc') = '1ace649f-4282-495c-a58c-d434d0641a13'
+                                  AND ext.uuidv47_decode('1ace649f-4282-495c-a58c-d434d0641a13', 'lc') = '018eafc1-8435-795c-a58c-d434d0641a13'),
+    ('ulid_mask and unmask', ext.ulid_mask('00112233-4455-6677-8899-aabbccddeeff'::uuid::ext.ulid, 'lc')::uuid = '69c4e0d8-6a7b-0430-d8cd-b78070b4c55a'
+                             AND ext.ulid_unmask(ext.ulid_mask('01HTQW311N1KR5G0Y75M3EF00H', 'lc'), 'lc')::text = '01HTQW311N1KR5G0Y75M3EF00H'),
+    ('snowflake_mask and unmask', ext.snowflake_unmask(ext.snowflake_mask(1541815603606036480, 'twitter', 'lc'), 'twitter', 'lc') = 1541815603606036480),
+    ('sqids_encode and decode', ext.sqids_encode('{1,2,3}') = '86Rf07' AND ext.sqids_decode('86Rf07') = '{1,2,3}'),
+    ('ulid_to_base32hex and back', ext.ulid_to_base32hex('01HTQW311N1KR5G0Y75M3EF00H') = '067AVGC46K6F0M03OSMGDPS024'
+                                   AND ext.ulid_from_base32hex('067avgc46k6f0m03osmgdps024')::text = '01HTQW311N1KR5G0Y75M3EF00H')
 ) c(name, ok);
+DO $$ BEGIN PERFORM ext.ulid_key_drop('lc'); END $$;
 SELECT 'not called: ' || p.oid::regprocedure
 FROM pg_depend d JOIN pg_proc p ON d.classid = 'pg_proc'::regclass AND p.oid = d.objid
 WHERE d.refobjid = (SELECT oid FROM pg_extension WHERE extname = 'ulid') AND d.deptype = 'e'

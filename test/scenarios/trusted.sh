@@ -65,7 +65,9 @@ SELECT bool_and(ok) AS all_ok, string_agg(name, ', ') FILTER (WHERE NOT ok) AS f
                                    AND snowflake_upper('twitter', '2022-06-28T16:07:40.105Z') >= 1541815603606036480),
     ('snowflake friendly', snowflake_from_friendly(snowflake_friendly(1541815603606036480, 'twitter'), 'twitter') = 1541815603606036480),
     ('snowflake_next', snowflake_node(snowflake_next('twitter'), 'twitter') = 3 AND snowflake_next('discord', 9) > 0),
-    ('operators and aggregates', (SELECT max(u) > min(u) FROM (VALUES (gen_ulid()), (gen_ulid())) v(u)))
+    ('operators and aggregates', (SELECT max(u) > min(u) FROM (VALUES (gen_ulid()), (gen_ulid())) v(u))),
+    ('sqids and base32hex', sqids_decode(sqids_encode('{1,2,3}')) = '{1,2,3}'
+                            AND ulid_from_base32hex(ulid_to_base32hex('01HTQW311N1KR5G0Y75M3EF00H')) = '01HTQW311N1KR5G0Y75M3EF00H')
 ) c(name, ok);
 SQL
 )
@@ -90,6 +92,9 @@ superuser_calls=(
 	"ulid_monotonic_reset()"
 	"ulid_floor_repair(now())"
 	"ulid_advance_from_tables()"
+	"ulid_key_create('k')"
+	"ulid_key_drop('k')"
+	"ulid_mask('01HTQW311N1KR5G0Y75M3EF00H', 'k')"
 )
 for role in dbowner plain; do
 	for c in "${superuser_calls[@]}"; do
