@@ -113,7 +113,11 @@
  *	  floor file alone keeps the floors;
  *	- cosid_codec.c reads the jsonb codec's containers itself (the jsonb
  *	  iterators are not exported), and a bad ulid.node_ids has its hint in
- *	  the detail (node.c).
+ *	  the detail (node.c);
+ *	- keys.c forgets its cached keys itself when the key table changes (one
+ *	  backend; CacheInvalidateRelcache is not exported);
+ *	- src/pglite/no_advance_tables.c replaces advance_tables.c (the index
+ *	  scan functions are not exported).
  * test/pglite/build.sh fails when the side module imports anything PGlite's
  * main module does not export.
  */

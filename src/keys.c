@@ -53,6 +53,7 @@
 #include "utils/snapmgr.h"
 
 #include "keys.h"
+#include "randbuf.h"
 #include "random.h"
 
 #define KEY_TABLE		"ulid_keys"
@@ -88,7 +89,7 @@ forget_keys(void)
 
 		hash_seq_init(&seq, key_cache);
 		while ((e = (key_entry *) hash_seq_search(&seq)) != NULL)
-			explicit_bzero(&e->key, sizeof(e->key));
+			ulid_wipe(&e->key, sizeof(e->key));
 		hash_destroy(key_cache);
 		key_cache = NULL;
 	}
@@ -143,7 +144,6 @@ load_keys(FunctionCallInfo fcinfo)
 	HASHCTL		ctl;
 	HTAB	   *cache;
 	Relation	rel;
-	Snapshot	snap;
 	SysScanDesc scan;
 	HeapTuple	tup;
 
@@ -161,8 +161,8 @@ load_keys(FunctionCallInfo fcinfo)
 	PG_TRY();
 	{
 		rel = open_key_table(fcinfo, AccessShareLock);
-		snap = RegisterSnapshot(GetCatalogSnapshot(RelationGetRelid(rel)));
-		scan = systable_beginscan(rel, InvalidOid, false, snap, 0, NULL);
+		/* no snapshot: the catalog snapshot, as syscaches read catalogs */
+		scan = systable_beginscan(rel, InvalidOid, false, NULL, 0, NULL);
 		while ((tup = systable_getnext(scan)) != NULL)
 		{
 			bool		isnull;		/* never: both columns are NOT NULL */
@@ -178,7 +178,6 @@ load_keys(FunctionCallInfo fcinfo)
 			ulid_mask_key_init(&e->key, (const uint8 *) DatumGetPointer(secret));
 		}
 		systable_endscan(scan);
-		UnregisterSnapshot(snap);
 		key_table_oid = RelationGetRelid(rel);
 		table_close(rel, AccessShareLock);
 	}
@@ -245,7 +244,12 @@ ulid_keys_trigger(PG_FUNCTION_ARGS)
 		return PointerGetDatum(TRIGGER_FIRED_BY_UPDATE(trig->tg_event) ?
 							   trig->tg_newtuple : trig->tg_trigtuple);
 	}
+#ifdef __PGLITE__
+	/* one backend, and no CacheInvalidateRelcache() exported: forget here */
+	key_table_changed((Datum) 0, RelationGetRelid(trig->tg_relation));
+#else
 	CacheInvalidateRelcache(trig->tg_relation);
+#endif
 	return PointerGetDatum(NULL);
 }
 
@@ -319,7 +323,11 @@ ulid_secret_out(PG_FUNCTION_ARGS)
 	out = palloc(3 + 2 * ULID_SECRET_BYTES);
 	out[0] = '\\';
 	out[1] = 'x';
-	hex_encode(p, ULID_SECRET_BYTES, out + 2);
+	for (int i = 0; i < ULID_SECRET_BYTES; i++)
+	{
+		out[2 + 2 * i] = "0123456789abcdef"[(uint8) p[i] >> 4];
+		out[3 + 2 * i] = "0123456789abcdef"[(uint8) p[i] & 15];
+	}
 	out[2 + 2 * ULID_SECRET_BYTES] = '\0';
 	PG_RETURN_CSTRING(out);
 }
@@ -400,7 +408,7 @@ ulid_key_create(PG_FUNCTION_ARGS)
 				 errmsg("key \"%s\" already exists", name),
 				 errhint("Drop it first with ulid_key_drop('%s'), or rotate: create a key of another name and unmask with both while old masks are in use.", name)));
 	key_table_exec(fcinfo, "INSERT INTO %s (name, secret) VALUES ($1, $2)", name, secret);
-	explicit_bzero(secret, sizeof(secret));
+	ulid_wipe(secret, sizeof(secret));
 	PG_RETURN_VOID();
 }
 

@@ -69,7 +69,7 @@ if [ "${1:-}" == --inner ]; then
 			-isystem "/build/pg$PGLITE_PG_MAJOR/src/include" -c "$f" -o "obj/$(basename "$f" .c).o"
 	done
 	# shellcheck disable=SC2086
-	emcc $PGLITE_CFLAGS $PGLITE_LDFLAGS_SL -o ulid.so obj/*.o 2>&1 | grep -v 'not yet stable' || true
+	emcc $PGLITE_CFLAGS -Os $PGLITE_LDFLAGS_SL -o ulid.so obj/*.o 2>&1 | grep -v 'not yet stable' || true
 	exit 0
 fi
 
@@ -183,7 +183,8 @@ headers=$(cat "$r/build/pg$PGLITE_PG_MAJOR/debian-version")
 {
 	declare -p PGLITE_CFLAGS PGLITE_LDFLAGS_SL PGLITE_PG_MAJOR
 	# PostgreSQL's function headers leave parameters unused
-	echo "EXTRA_CFLAGS='${PG_CFLAGS:-} -Wno-unused-parameter'"
+	# -Os after PGlite's -O2: the bundle is downloaded by browsers
+	echo "EXTRA_CFLAGS='${PG_CFLAGS:-} -Wno-unused-parameter -Os'"
 } >"$r/build/flags.sh"
 rm -f "$r/build/ulid.so"
 say "compiling ulid with Emscripten $have"
