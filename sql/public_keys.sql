@@ -7,9 +7,9 @@
 -- --- keys ---------------------------------------------------------------------
 SELECT ulid_key_create('regress_k', '\x000102030405060708090a0b0c0d0e0f');
 SELECT ulid_key_create('regress_random');
-SELECT name, secret, created <= now() AS created FROM ulid_keys WHERE name = 'regress_k';
-SELECT name, length(secret::text) AS text_length, secret::text <> (SELECT secret::text FROM ulid_keys WHERE name = 'regress_k') AS differs
-FROM ulid_keys WHERE name = 'regress_random';
+SELECT name, secret, created <= now() AS created FROM ulid_keyring.keys WHERE name = 'regress_k';
+SELECT name, length(secret::text) AS text_length, secret::text <> (SELECT secret::text FROM ulid_keyring.keys WHERE name = 'regress_k') AS differs
+FROM ulid_keyring.keys WHERE name = 'regress_random';
 SELECT err($$SELECT ulid_key_create('regress_k')$$) AS duplicate;
 SELECT hint($$SELECT ulid_key_create('regress_k')$$) AS duplicate_hint;
 SELECT err($$SELECT ulid_key_create('regress_short', '\x0001')$$) AS short_secret;
@@ -25,23 +25,23 @@ SELECT err($$SELECT 'x000102030405060708090a0b0c0d0e0f'::ulid_secret$$) AS no_ba
 SELECT err($$SELECT '\x000102030405060708090a0b0c0d0e0g'::ulid_secret$$) AS bad_digit;
 SELECT '\x000102030405060708090A0B0C0D0E0F'::ulid_secret AS uppercase_input;
 -- no operator, no cast to bytea or from it, no binary output
-SELECT err($$SELECT secret = secret FROM ulid_keys$$) AS no_equality;
-SELECT err($$SELECT secret::bytea FROM ulid_keys$$) AS no_cast;
+SELECT err($$SELECT secret = secret FROM ulid_keyring.keys$$) AS no_equality;
+SELECT err($$SELECT secret::bytea FROM ulid_keyring.keys$$) AS no_cast;
 SELECT typsend, typreceive FROM pg_type WHERE typname = 'ulid_secret';
 
 -- --- who may read and use a key -----------------------------------------------
 CREATE ROLE regress_key_plain;
 SET ROLE regress_key_plain;
-SELECT name FROM ulid_keys WHERE name LIKE 'regress%' ORDER BY name;
-SELECT err($$SELECT secret FROM ulid_keys WHERE name = 'regress_k'$$) AS secret;
-SELECT err($$SELECT k FROM ulid_keys k WHERE name = 'regress_k'$$) AS whole_row;
-SELECT err($$SELECT secret::text FROM ulid_keys WHERE name = 'regress_k'$$) AS as_text;
-SELECT err($$SELECT to_json(secret) FROM ulid_keys WHERE name = 'regress_k'$$) AS as_json;
-SELECT err($$SELECT format('%s', secret) FROM ulid_keys WHERE name = 'regress_k'$$) AS formatted;
+SELECT name FROM ulid_keyring.keys WHERE name LIKE 'regress%' ORDER BY name;
+SELECT err($$SELECT secret FROM ulid_keyring.keys WHERE name = 'regress_k'$$) AS secret;
+SELECT err($$SELECT k FROM ulid_keyring.keys k WHERE name = 'regress_k'$$) AS whole_row;
+SELECT err($$SELECT secret::text FROM ulid_keyring.keys WHERE name = 'regress_k'$$) AS as_text;
+SELECT err($$SELECT to_json(secret) FROM ulid_keyring.keys WHERE name = 'regress_k'$$) AS as_json;
+SELECT err($$SELECT format('%s', secret) FROM ulid_keyring.keys WHERE name = 'regress_k'$$) AS formatted;
 SELECT err($$SELECT ulid_key_create('regress_mine')$$) AS create_key;
 SELECT err($$SELECT ulid_key_drop('regress_k')$$) AS drop_key;
-SELECT err($$DELETE FROM ulid_keys$$) AS delete_rows;
-SELECT err($$INSERT INTO ulid_keys VALUES ('regress_mine', '\x000102030405060708090a0b0c0d0e0f')$$) AS insert_row;
+SELECT err($$DELETE FROM ulid_keyring.keys$$) AS delete_rows;
+SELECT err($$INSERT INTO ulid_keyring.keys VALUES ('regress_mine', '\x000102030405060708090a0b0c0d0e0f')$$) AS insert_row;
 SELECT err($$SELECT ulid_mask('01HTQW311N1KR5G0Y75M3EF00H', 'regress_k')$$) AS mask_without_grant;
 RESET ROLE;
 -- EXECUTE granted, the key functions still refuse at run time
@@ -174,5 +174,5 @@ SELECT count(*) AS rows, count(*) FILTER (WHERE m = ulid_mask(u, 'regress_k')) A
 FROM mask_par_out;
 DROP TABLE mask_par;
 
-SELECT ulid_key_drop(name) FROM ulid_keys WHERE name LIKE 'regress%';
-SELECT count(*) AS keys_left FROM ulid_keys WHERE name LIKE 'regress%';
+SELECT ulid_key_drop(name) FROM ulid_keyring.keys WHERE name LIKE 'regress%';
+SELECT count(*) AS keys_left FROM ulid_keyring.keys WHERE name LIKE 'regress%';

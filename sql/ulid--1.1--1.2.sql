@@ -145,29 +145,35 @@ COMMENT ON TYPE ulid_secret IS 'the 16-byte secret of a ulid key; its text (\x a
 COMMENT ON FUNCTION ulid_secret_in(cstring) IS 'text input of ulid_secret (\x and 32 hexadecimal digits)';
 COMMENT ON FUNCTION ulid_secret_out(ulid_secret) IS 'text output of ulid_secret, for superusers only (42501 for every other role)';
 
--- Owned by the superuser creating the extension (the bootstrap superuser
--- when a database owner installs it); readable by every role, secrets
--- excepted.  A superuser's pg_dump holds the keys, any other role's none
--- (but an empty COPY of the table, which any role may therefore restore:
--- PUBLIC may INSERT, and a trigger refuses each row but a superuser's).
-CREATE TABLE ulid_keys (
+-- The keys live in a schema of their own, as pgsodium's and pg_cron's
+-- tables do, so that schema tools and ORMs reading the application's
+-- schema (Alembic, Rails, Prisma, Django) never see them.  Owned by the
+-- superuser creating the extension (the bootstrap superuser when a database
+-- owner installs it); readable by every role, secrets excepted.  A
+-- superuser's pg_dump holds the keys, any other role's none (but an empty
+-- COPY of the table, which any role may therefore restore: PUBLIC may
+-- INSERT, and a trigger refuses each row but a superuser's).
+CREATE SCHEMA ulid_keyring;
+COMMENT ON SCHEMA ulid_keyring IS 'the named keys of the ulid extension''s masks (ulid_keyring.keys)';
+GRANT USAGE ON SCHEMA ulid_keyring TO PUBLIC;
+CREATE TABLE ulid_keyring.keys (
     name text PRIMARY KEY CHECK (octet_length(name) BETWEEN 1 AND 63),
     secret ulid_secret NOT NULL,
     created timestamptz NOT NULL DEFAULT now()
 );
-COMMENT ON TABLE ulid_keys IS 'the named secret keys of the masks (ulid_key_create, ulid_key_drop); every role reads names and creation times, only superusers the secrets';
-GRANT SELECT, INSERT ON ulid_keys TO PUBLIC;
-SELECT pg_catalog.pg_extension_config_dump('ulid_keys',
+COMMENT ON TABLE ulid_keyring.keys IS 'the named secret keys of the masks (ulid_key_create, ulid_key_drop); every role reads names and creation times, only superusers the secrets';
+GRANT SELECT, INSERT ON ulid_keyring.keys TO PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('ulid_keyring.keys',
     'WHERE (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) CURRENT_USER)');
 
 -- Only superusers add or change rows; every change of the keys (also a
 -- restore's COPY) makes every backend drop its cache of them.
 CREATE FUNCTION ulid_keys_trigger() RETURNS trigger
     AS 'MODULE_PATHNAME', 'ulid_keys_trigger' LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION ulid_keys_trigger() IS 'the triggers of ulid_keys: each row is a superuser''s; after each statement, every backend forgets the keys it cached';
-CREATE TRIGGER ulid_keys_superuser BEFORE INSERT OR UPDATE ON ulid_keys
+COMMENT ON FUNCTION ulid_keys_trigger() IS 'the triggers of ulid_keyring.keys: each row is a superuser''s; after each statement, every backend forgets the keys it cached';
+CREATE TRIGGER ulid_keys_superuser BEFORE INSERT OR UPDATE ON ulid_keyring.keys
     FOR EACH ROW EXECUTE FUNCTION ulid_keys_trigger();
-CREATE TRIGGER ulid_keys_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ulid_keys
+CREATE TRIGGER ulid_keys_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ulid_keyring.keys
     FOR EACH STATEMENT EXECUTE FUNCTION ulid_keys_trigger();
 
 -- Superusers only, checked at run time too.

@@ -1,11 +1,11 @@
 /*-------------------------------------------------------------------------
  *
  * keys.c
- *	  Named secret keys: the ulid_secret type, the ulid_keys table behind
+ *	  Named secret keys: the ulid_secret type, the ulid_keyring.keys table behind
  *	  them, ulid_key_create() / ulid_key_drop(), and the per-backend cache
  *	  the masks read them from.
  *
- * Who may see a secret.  The table ulid_keys (name, secret, created) is
+ * Who may see a secret.  The table ulid_keyring.keys (name, secret, created) is
  * owned by the superuser who created the extension (the bootstrap
  * superuser when a database owner installed the trusted extension);
  * PUBLIC may SELECT it, so that pg_dump run by any role succeeds.  The
@@ -56,13 +56,15 @@
 #include "randbuf.h"
 #include "random.h"
 
-#define KEY_TABLE		"ulid_keys"
+#define KEY_SCHEMA		"ulid_keyring"
+#define KEY_TABLE		"keys"
+#define KEY_TABLE_NAME	"ulid_keyring.keys"
 #define KEY_NAME_MAX	(NAMEDATALEN - 1)
 
 static void require_key_admin(const char *what);
 
 #define HINT_CREATE \
-	"A superuser creates it with SELECT ulid_key_create('%s'); SELECT name FROM ulid_keys lists the keys."
+	"A superuser creates it with SELECT ulid_key_create('%s'); SELECT name FROM ulid_keyring.keys lists the keys."
 
 typedef struct key_entry
 {
@@ -106,32 +108,33 @@ key_table_changed(Datum arg pg_attribute_unused(), Oid relid)
 }
 
 /*
- * The key table: in the schema of the extension's function being called
+ * The key table: ulid_keyring.keys, the schema the extension created
  * (ERROR when missing).
  */
 static Oid
-find_key_table(FunctionCallInfo fcinfo)
+find_key_table(void)
 {
-	Oid			relid = get_relname_relid(KEY_TABLE, get_func_namespace(fcinfo->flinfo->fn_oid));
+	Oid			nsp = get_namespace_oid(KEY_SCHEMA, true);
+	Oid			relid = OidIsValid(nsp) ? get_relname_relid(KEY_TABLE, nsp) : InvalidOid;
 
 	if (!OidIsValid(relid))
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("the key table %s of extension ulid does not exist", KEY_TABLE),
+				 errmsg("the key table %s of extension ulid does not exist", KEY_TABLE_NAME),
 				 errhint("Run ALTER EXTENSION ulid UPDATE.")));
 	return relid;
 }
 
 /* Open the key table, checking that no one but a superuser owns it. */
 static Relation
-open_key_table(FunctionCallInfo fcinfo, LOCKMODE mode)
+open_key_table(LOCKMODE mode)
 {
-	Relation	rel = table_open(find_key_table(fcinfo), mode);
+	Relation	rel = table_open(find_key_table(), mode);
 
 	if (!superuser_arg(rel->rd_rel->relowner))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("the key table %s is not owned by a superuser", KEY_TABLE),
+				 errmsg("the key table %s is not owned by a superuser", KEY_TABLE_NAME),
 				 errdetail("Its owner is %s; secrets are kept only in a table that plain roles cannot read.",
 						   GetUserNameFromId(rel->rd_rel->relowner, false))));
 	return rel;
@@ -139,7 +142,7 @@ open_key_table(FunctionCallInfo fcinfo, LOCKMODE mode)
 
 /* Read every key into a new cache. */
 static void
-load_keys(FunctionCallInfo fcinfo)
+load_keys(void)
 {
 	HASHCTL		ctl;
 	HTAB	   *cache;
@@ -160,7 +163,7 @@ load_keys(FunctionCallInfo fcinfo)
 
 	PG_TRY();
 	{
-		rel = open_key_table(fcinfo, AccessShareLock);
+		rel = open_key_table(AccessShareLock);
 		/* no snapshot: the catalog snapshot, as syscaches read catalogs */
 		scan = systable_beginscan(rel, InvalidOid, false, NULL, 0, NULL);
 		while ((tup = systable_getnext(scan)) != NULL)
@@ -191,14 +194,14 @@ load_keys(FunctionCallInfo fcinfo)
 }
 
 const ulid_mask_key *
-ulid_key_find(FunctionCallInfo fcinfo, ulid_key_site *site, text *name)
+ulid_key_find(ulid_key_site *site, text *name)
 {
 	int			len = VARSIZE_ANY_EXHDR(name);
 	char		key[NAMEDATALEN] = {0};
 	key_entry  *e = NULL;
 
 	if (key_cache == NULL)
-		load_keys(fcinfo);
+		load_keys();
 	if (len <= KEY_NAME_MAX && memchr(VARDATA_ANY(name), '\0', len) == NULL)
 	{
 		memcpy(key, VARDATA_ANY(name), len);
@@ -240,7 +243,7 @@ ulid_keys_trigger(PG_FUNCTION_ARGS)
 				 errmsg("ulid_keys_trigger() is a trigger function")));
 	if (TRIGGER_FIRED_FOR_ROW(trig->tg_event))
 	{
-		require_key_admin("add or change a row of ulid_keys");
+		require_key_admin("add or change a row of ulid_keyring.keys");
 		return PointerGetDatum(TRIGGER_FIRED_BY_UPDATE(trig->tg_event) ?
 							   trig->tg_newtuple : trig->tg_trigtuple);
 	}
@@ -319,7 +322,7 @@ ulid_secret_out(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to read a secret of a ulid key"),
-				 errdetail("Only superusers read secrets; SELECT name, created FROM ulid_keys lists the keys.")));
+				 errdetail("Only superusers read secrets; SELECT name, created FROM ulid_keyring.keys lists the keys.")));
 	out = palloc(3 + 2 * ULID_SECRET_BYTES);
 	out[0] = '\\';
 	out[1] = 'x';
@@ -365,10 +368,10 @@ key_name_arg(FunctionCallInfo fcinfo)
 
 /* Run sql on the key table ($1: name, $2: secret), returning SPI_processed. */
 static uint64
-key_table_exec(FunctionCallInfo fcinfo, const char *fmt, const char *name,
+key_table_exec(const char *fmt, const char *name,
 			   const uint8 *secret)
 {
-	Relation	rel = open_key_table(fcinfo, RowExclusiveLock);
+	Relation	rel = open_key_table(RowExclusiveLock);
 	char	   *table = quote_qualified_identifier(get_namespace_name(RelationGetNamespace(rel)),
 												   RelationGetRelationName(rel));
 	Oid			types[2] = {TEXTOID, get_atttype(RelationGetRelid(rel), 2)};
@@ -381,7 +384,7 @@ key_table_exec(FunctionCallInfo fcinfo, const char *fmt, const char *name,
 	rc = SPI_execute_with_args(psprintf(fmt, table), secret ? 2 : 1, types, values,
 							   NULL, false, 0);
 	if (rc < 0)
-		elog(ERROR, "SPI_execute_with_args on %s failed: %s", KEY_TABLE, SPI_result_code_string(rc));
+		elog(ERROR, "SPI_execute_with_args on %s failed: %s", KEY_TABLE_NAME, SPI_result_code_string(rc));
 	n = SPI_processed;
 	SPI_finish();
 	return n;
@@ -402,12 +405,12 @@ ulid_key_create(PG_FUNCTION_ARGS)
 	else
 		memcpy(secret, secret_bytes(PG_GETARG_BYTEA_PP(1)), sizeof(secret));
 
-	if (key_table_exec(fcinfo, "SELECT FROM %s WHERE name = $1", name, NULL) > 0)
+	if (key_table_exec("SELECT FROM %s WHERE name = $1", name, NULL) > 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_OBJECT),
 				 errmsg("key \"%s\" already exists", name),
 				 errhint("Drop it first with ulid_key_drop('%s'), or rotate: create a key of another name and unmask with both while old masks are in use.", name)));
-	key_table_exec(fcinfo, "INSERT INTO %s (name, secret) VALUES ($1, $2)", name, secret);
+	key_table_exec("INSERT INTO %s (name, secret) VALUES ($1, $2)", name, secret);
 	ulid_wipe(secret, sizeof(secret));
 	PG_RETURN_VOID();
 }
@@ -421,10 +424,10 @@ ulid_key_drop(PG_FUNCTION_ARGS)
 
 	require_key_admin("drop a ulid key");
 	name = key_name_arg(fcinfo);
-	if (key_table_exec(fcinfo, "DELETE FROM %s WHERE name = $1", name, NULL) == 0)
+	if (key_table_exec("DELETE FROM %s WHERE name = $1", name, NULL) == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
 				 errmsg("key \"%s\" does not exist", name),
-				 errhint("SELECT name FROM ulid_keys lists the keys.")));
+				 errhint("SELECT name FROM ulid_keyring.keys lists the keys.")));
 	PG_RETURN_VOID();
 }

@@ -40,8 +40,7 @@ ulid_key_site_of(FunctionCallInfo fcinfo)
 extern ULID_HIDDEN uint64 ulid_key_generation;
 
 /* the slow path of ulid_key_arg: find the key in the cache, loading it */
-extern const ulid_mask_key *ulid_key_find(FunctionCallInfo fcinfo,
-										  ulid_key_site *site, text *name);
+extern const ulid_mask_key *ulid_key_find(ulid_key_site *site, text *name);
 
 /*
  * The key named by text argument argno (42704 when there is none): on the
@@ -59,7 +58,7 @@ ulid_key_arg(FunctionCallInfo fcinfo, int argno)
 	if (likely(site->generation == ulid_key_generation && site->namelen == len &&
 			   memcmp(site->name, VARDATA_ANY(name), len) == 0))
 		return site->key;
-	return ulid_key_find(fcinfo, site, name);
+	return ulid_key_find(site, name);
 }
 
 #endif							/* ULID_KEYS_H */

@@ -162,7 +162,7 @@ if [ -z "${ULID_BENCH_QUICK:-}" ]; then
 	}
 fi
 
-bench_psql -q -c "DROP TABLE IF EXISTS mask_t" -c "SELECT ulid_key_create('bench', '\\x000102030405060708090a0b0c0d0e0f') WHERE NOT EXISTS (SELECT FROM ulid_keys WHERE name = 'bench')" \
+bench_psql -q -c "DROP TABLE IF EXISTS mask_t" -c "SELECT ulid_key_create('bench', '\\x000102030405060708090a0b0c0d0e0f') WHERE NOT EXISTS (SELECT FROM ulid_keyring.keys WHERE name = 'bench')" \
 	-c "CREATE TABLE mask_t AS
 	SELECT u, u::uuid AS v7, uuidv47_encode(u::uuid, 'bench') AS facade, ulid_mask(u, 'bench') AS um,
 	       snowflake_pack('twitter', ulid_time(u), i % 1024, i % 4096) AS sf, ulid_to_base32hex(u) AS b32h,

@@ -40,11 +40,11 @@ as postgres owned -c "SELECT ulid_key_create('api', '\\x$SECRET')" -c "SELECT ul
 
 # --- 1. who reads and changes keys ---------------------------------------------
 check "keys: the key table belongs to a superuser, not to the database owner" "t|f" \
-	"$(as postgres owned -c "SELECT r.rolsuper, c.relowner = 'dbowner'::regrole FROM pg_class c JOIN pg_roles r ON r.oid = c.relowner WHERE c.relname = 'ulid_keys'")"
+	"$(as postgres owned -c "SELECT r.rolsuper, c.relowner = 'dbowner'::regrole FROM pg_class c JOIN pg_roles r ON r.oid = c.relowner WHERE c.oid = 'ulid_keyring.keys'::regclass")"
 for role in dbowner plain; do
-	check "keys: $role lists the keys" "api,other" "$(as $role owned -c "SELECT string_agg(name, ',' ORDER BY name) FROM ulid_keys")"
-	for q in "SELECT secret FROM ulid_keys" "SELECT k::text FROM ulid_keys k" "COPY ulid_keys TO STDOUT" \
-		"COPY ulid_keys TO STDOUT (FORMAT binary)" "SELECT string_agg(secret::text, ',') FROM ulid_keys"; do
+	check "keys: $role lists the keys" "api,other" "$(as $role owned -c "SELECT string_agg(name, ',' ORDER BY name) FROM ulid_keyring.keys")"
+	for q in "SELECT secret FROM ulid_keyring.keys" "SELECT k::text FROM ulid_keyring.keys k" "COPY ulid_keyring.keys TO STDOUT" \
+		"COPY ulid_keyring.keys TO STDOUT (FORMAT binary)" "SELECT string_agg(secret::text, ',') FROM ulid_keyring.keys"; do
 		out=$(as $role owned -c "$q" 2>&1)
 		case $out in
 		*"$SECRET"*) not_ok "keys: $role reads the secret with: $q" ;;
@@ -52,9 +52,9 @@ for role in dbowner plain; do
 		*) not_ok "keys: $role: $q gives no error: $out" ;;
 		esac
 	done
-	for q in "SELECT ulid_key_create('mine')" "SELECT ulid_key_drop('api')" "DELETE FROM ulid_keys" \
-		"UPDATE ulid_keys SET name = 'x'" "INSERT INTO ulid_keys VALUES ('x', '\\x$SECRET')" "TRUNCATE ulid_keys" \
-		"ALTER TABLE ulid_keys DISABLE TRIGGER ALL" "DROP TABLE ulid_keys" "ALTER EXTENSION ulid DROP TABLE ulid_keys" \
+	for q in "SELECT ulid_key_create('mine')" "SELECT ulid_key_drop('api')" "DELETE FROM ulid_keyring.keys" \
+		"UPDATE ulid_keyring.keys SET name = 'x'" "INSERT INTO ulid_keyring.keys VALUES ('x', '\\x$SECRET')" "TRUNCATE ulid_keyring.keys" \
+		"ALTER TABLE ulid_keyring.keys DISABLE TRIGGER ALL" "DROP TABLE ulid_keyring.keys" "ALTER EXTENSION ulid DROP TABLE ulid_keyring.keys" \
 		"GRANT EXECUTE ON FUNCTION ulid_unmask(ulid, text) TO PUBLIC"; do
 		out=$(as $role owned -c "$q" 2>&1)
 		case $out in
@@ -64,7 +64,7 @@ for role in dbowner plain; do
 		esac
 	done
 done
-check "keys: the keys are intact" "api,other" "$(as postgres owned -c "SELECT string_agg(name, ',' ORDER BY name) FROM ulid_keys")"
+check "keys: the keys are intact" "api,other" "$(as postgres owned -c "SELECT string_agg(name, ',' ORDER BY name) FROM ulid_keyring.keys")"
 MASK=$(as plain owned -c "SELECT ulid_mask('01HTQW311N1KR5G0Y75M3EF00H', 'api')")
 # the value: openssl enc -aes-128-ecb -nopad -K 00112233445566778899aabbccddeeff of the 16 bytes
 check "keys: a role granted EXECUTE masks (AES-128 under the secret, as OpenSSL computes it)" "0P7BRQC5ZSTMV1Q237YX3EF18V" "$MASK"
@@ -105,7 +105,7 @@ if as dbowner owner_restored -f "$DUMPS/owner-x.sql" >"$DUMPS/owner.restore" 2>&
 else
 	not_ok "keys: the owner's dump does not restore: $(tail -3 "$DUMPS/owner.restore")"
 fi
-check "keys: the owner's restored database has no key" 0 "$(as dbowner owner_restored -c "SELECT count(*) FROM ulid_keys")"
+check "keys: the owner's restored database has no key" 0 "$(as dbowner owner_restored -c "SELECT count(*) FROM ulid_keyring.keys")"
 
 check_cmd "keys: a superuser's pg_dump, plain" "$PG_BIN/pg_dump" "${conn[@]}" -U postgres -Fp -f "$DUMPS/super.sql" owned
 check "keys: the superuser's dump holds the secrets" 1 "$(grep -c "$SECRET" "$DUMPS/super.sql")"
@@ -119,15 +119,16 @@ fi
 check_cmd "keys: pg_restore restores the superuser's custom dump" \
 	"$PG_BIN/pg_restore" "${conn[@]}" -U postgres --exit-on-error -d super_custom "$DUMPS/super.dump"
 for db in super_plain super_custom; do
-	check "keys: $db: the keys and their secrets came back" "api|\\x$SECRET|f" \
-		"$(as postgres $db -c "SELECT name, secret, created > now() - interval '1 second' FROM ulid_keys WHERE name = 'api'")"
+	check "keys: $db: the keys, their secrets and creation times came back" \
+		"$(as postgres owned -c "SELECT name, secret, created FROM ulid_keyring.keys WHERE name = 'api'")" \
+		"$(as postgres $db -c "SELECT name, secret, created FROM ulid_keyring.keys WHERE name = 'api'")"
 	check "keys: $db: a mask made before the dump unmasks" "01HTQW311N1KR5G0Y75M3EF00H" \
 		"$(as plain $db -c "SELECT ulid_unmask('$MASK', 'api')")"
 	check "keys: $db: the other key, random, came back the same" \
 		"$(as postgres owned -c "SELECT ulid_mask('01HTQW311N1KR5G0Y75M3EF00H', 'other')")" \
 		"$(as postgres $db -c "SELECT ulid_mask('01HTQW311N1KR5G0Y75M3EF00H', 'other')")"
 	check "keys: $db: the key table has its two triggers, the extension's" "ulid_keys_changed,ulid_keys_superuser" \
-		"$(as postgres $db -c "SELECT string_agg(tgname, ',' ORDER BY tgname) FROM pg_trigger WHERE tgrelid = 'ulid_keys'::regclass")"
+		"$(as postgres $db -c "SELECT string_agg(tgname, ',' ORDER BY tgname) FROM pg_trigger WHERE tgrelid = 'ulid_keyring.keys'::regclass")"
 done
 
 # --- 4. the cache follows other sessions ------------------------------------------
