@@ -178,7 +178,9 @@ async function main() {
 	/* Snowflake ids above 2^53 (the README's JavaScript pitfall): bigint
 	   arrives as an exact string; Number() and JSON numbers round it */
 	await client.query("CREATE TABLE sf (id bigint PRIMARY KEY DEFAULT snowflake_next('twitter'), n int)");
-	const sfid = (await client.query('INSERT INTO sf (n) VALUES (1) RETURNING id')).rows[0].id;
+	/* an odd id: a double holds twitter ids (about 2^61) to a multiple of
+	   512, so a sequence of 0 with a round node could come through exact */
+	const sfid = (await client.query("INSERT INTO sf (id, n) VALUES (snowflake_next('twitter') | 1, 1) RETURNING id")).rows[0].id;
 	check('a twitter-layout Snowflake id arrives as a string, exact, above 2^53',
 		typeof sfid === 'string' && BigInt(sfid) > 2n ** 53n, sfid);
 	r = await client.query('SELECT n FROM sf WHERE id = $1', [Number(sfid)]);
