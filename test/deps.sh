@@ -31,6 +31,7 @@ pkgs=(
 	cargo rustc librust-tokio-postgres-dev librust-tokio-dev librust-tokio-macros-dev  # client_rust
 	valgrind gnuplot-nox        # the benchmark's instruction counts (callgrind) and plots
 	python3                     # test/readme/check.py, the README's examples
+	pgxnclient                  # the pgxn scenario: pgxn install/load/check of make dist's zip
 )
 mapfile -t missing < <(apt_missing "${pkgs[@]}")
 # the Node.js client scenario needs Node.js and npm: the machine image
