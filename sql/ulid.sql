@@ -1194,3 +1194,9 @@ BEGIN
 END
 $fn$;
 COMMENT ON FUNCTION ulid_check_node_ids() IS 'on a Citus coordinator: every node''s name, port, node id, its source, the nodes it owns, whether another node owns one of them too, and why a node has no node id';
+
+-- issue 32: snowflake_next(layout, node) with a NULL node mints on this
+-- server's node, as cosid80_next(NULL) does (its DEFAULT NULL cannot tell a
+-- NULL from an omitted node); a NULL layout still gives NULL (the C function)
+ALTER FUNCTION snowflake_next(snowflake_layout, bigint) CALLED ON NULL INPUT;
+COMMENT ON FUNCTION snowflake_next(snowflake_layout, bigint) IS 'the next Snowflake id of a layout on the given node (all node fields together; NULL: this server''s node, ulid.node_id), strictly increasing across backends and restarts';
