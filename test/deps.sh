@@ -32,6 +32,7 @@ pkgs=(
 	valgrind gnuplot-nox        # the benchmark's instruction counts (callgrind) and plots
 	python3                     # test/readme/check.py, the README's examples
 	pgxnclient                  # the pgxn scenario: pgxn install/load/check of make dist's zip
+	dpkg-dev debhelper postgresql-server-dev-all lintian  # debian_package: dpkg-buildpackage, pg_buildext
 )
 mapfile -t missing < <(apt_missing "${pkgs[@]}")
 # the Node.js client scenario needs Node.js and npm: the machine image
