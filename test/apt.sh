@@ -57,6 +57,6 @@ apt_install() {
 	mb=$("${apt[@]}" install -qq --print-uris --no-install-recommends "$@" 2>/dev/null |
 		awk '{ s += $3 } END { printf "%d", s / 1e6 + 0.5 }' || true)
 	echo "$label: installing $* ($n packages with what they need, $mb MB to download;" \
-		"roughly $((1 + mb / 150)) minutes on a 2-core machine, once)"
+		"roughly $((1 + mb / 150)) min on a 2-core machine, once)"
 	"${apt[@]}" install -y -qq --no-install-recommends "$@" >/dev/null
 }
