@@ -525,7 +525,7 @@ ulid_shared_unavailable(void)
 #ifdef ULID_HAS_DSM_REGISTRY
 	return false;
 #else
-	return ulid_shared == NULL;
+	return !preloaded;
 #endif
 }
 

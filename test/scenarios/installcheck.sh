@@ -43,6 +43,8 @@ installcheck() {
 	PGHOST=$ULID_WORK/sock PGPORT=$(pg_port "$name") PGUSER=postgres \
 		timeout 300 make -C "$src" -s PG_CONFIG="$PG_CONFIG" installcheck >"$log" 2>&1
 	local rc=$?
+	# (kept for ULID_KEEP=1: the source of expected/x_1.out and x_2.out)
+	cp -a "$src/results" "$ULID_WORK/installcheck-results-${label// /-}" 2>/dev/null
 	skipped=$(grep -l '^skipped: ' "$src"/results/*.out 2>/dev/null | xargs -r -n1 basename | sed 's/\.out$//' | tr '\n' ' ')
 	echo "# installcheck $label: files that reported a skip: ${skipped:-none}"
 	if [ $rc -eq 0 ]; then
