@@ -18,7 +18,8 @@ prints one line per disagreement; exit status 1 when there is any:
   ulid--A.B.sql, X.Y has none (the Makefile builds it from sql/ulid.sql),
   and each version has the update script from the one before;
 - README.md names every released version in bold in its Upgrades section
-  and shows `-- X.Y` as the extversion an update ends on;
+  and shows `-- X.Y` as the extversion an update ends on; the bundle and
+  package files it names are X.Y.Z's, and the release it clones the latest;
 - test/README.md's release table has a row per released version with the
   commit it was released at; with git, that commit's ulid.control says that
   version and the commit's sql/ulid.sql is the frozen script (but for its
@@ -149,6 +150,15 @@ else:
     if current_date is None and re.search(r"\*\*" + re.escape(current) + r"\*\*[^.]*\breleased\b", text) \
             and not re.search(r"not yet released|unreleased", text):
         bad(f"README.md: Upgrades calls {current} released, CHANGELOG.md does not date it")
+
+# the files named in Installation: this version's bundle and package, the
+# latest release's tag
+for m in re.finditer(r"ulid-(\d+\.\d+\.\d+)\.zip|postgresql-\d+-ulid_(\d+\.\d+\.\d+)-", readme):
+    if (m.group(1) or m.group(2)) != meta.get("version"):
+        bad(f"README.md: names {m.group(0)}, but META.json's version is {meta.get('version')}")
+for tag in set(re.findall(r"--branch v(\d+\.\d+)\.\d+", readme)):
+    if not released_versions or tag != released_versions[0]:
+        bad(f"README.md: installs the release v{tag}.N, but the latest release is {released_versions[0] if released_versions else 'none'}")
 
 # --- test/README.md: the commit of each release ------------------------------------
 tr = read("test/README.md")

@@ -62,6 +62,9 @@ mutant changelog_undated_release '^CHANGELOG.md: 1.0 is not the newest' 's/^## 1
 mutant changelog_order '^CHANGELOG.md: versions not newest first' 's/^## 1\.0 /## 1.9 /' CHANGELOG.md
 mutant readme_extversion '^README.md: Upgrades does not show extversion' "/WHERE extname = 'ulid';\$/{n;s/^-- .*/-- 0.9/}" README.md
 mutant readme_released '^README.md: Upgrades does not name the released version \*\*1.0\*\*' 's/\*\*1\.0\*\*/1.0/' README.md
+mutant readme_bundle '^README.md: names ulid-0.9.0.zip' 's/ulid-[0-9.]+[0-9]\.zip/ulid-0.9.0.zip/' README.md
+mutant readme_package '^README.md: names postgresql-15-ulid_0.9.0-' 's/postgresql-15-ulid_[0-9.]+-/postgresql-15-ulid_0.9.0-/' README.md
+mutant readme_release_tag '^README.md: installs the release v1.0' 's/--branch v[0-9.]+/--branch v1.0.0/' README.md
 mutant table_missing '^test/README.md: the release table has no commit for 1.1' '/^\| 1\.1 \|/d' test/README.md
 mutant frozen_missing '^sql/: released 1.0 has no frozen' rm sql/ulid--1.0.sql
 mutant update_missing '^sql/: no update script' rm "sql/ulid--1.0--1.1.sql"
