@@ -38,11 +38,11 @@ make -C "$src" -s clean PG_CONFIG="$PG_CONFIG" >/dev/null 2>&1
 # debian/control for this major (the committed one is 15's)
 (cd "$src" && PG_SUPPORTED_VERSIONS=$major pg_buildext updatecontrol) >"$d/updatecontrol.log" 2>&1
 start=$(date +%s)
-if (cd "$src" && PG_SUPPORTED_VERSIONS=$major dpkg-buildpackage -us -uc -b) >"$d/build.log" 2>&1; then
-	ok "debian_package: dpkg-buildpackage -us -uc -b builds postgresql-$major-ulid $version ($(($(date +%s) - start)) s)"
+if (cd "$src" && PG_SUPPORTED_VERSIONS=$major dpkg-buildpackage -us -uc -b -j"$(nproc)") >"$d/build.log" 2>&1; then
+	ok "debian_package: dpkg-buildpackage -us -uc -b (-j$(nproc)) builds postgresql-$major-ulid $version ($(($(date +%s) - start)) s)"
 else
 	tail -40 "$d/build.log" | sed 's/^/# /'
-	not_ok "debian_package: dpkg-buildpackage -us -uc -b builds postgresql-$major-ulid"
+	not_ok "debian_package: dpkg-buildpackage -us -uc -b (-j$(nproc)) builds postgresql-$major-ulid"
 	exit 1
 fi
 deb=$(ls "$d"/postgresql-"$major"-ulid_"$version"_*.deb 2>/dev/null | head -1)

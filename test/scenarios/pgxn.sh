@@ -49,7 +49,7 @@ pg_mirror "$root"
 pgc=$root$("$PG_CONFIG" --bindir)/pg_config
 pkglibdir=$("$PG_CONFIG" --pkglibdir)
 touch "$d/before"
-if (cd "$d" && pgxn install --pg_config "$pgc" "$zip") >"$d/install.log" 2>&1; then
+if (cd "$d" && MAKEFLAGS=-j$(nproc) pgxn install --pg_config "$pgc" "$zip") >"$d/install.log" 2>&1; then
 	ok "pgxn: pgxn install builds and installs the bundle"
 else
 	tail -30 "$d/install.log" | sed 's/^/# /'
