@@ -56,7 +56,8 @@ apt_install() {
 	n=$("${apt[@]}" install -s --no-install-recommends "$@" 2>/dev/null | grep -c '^Inst ' || true)
 	mb=$("${apt[@]}" install -qq --print-uris --no-install-recommends "$@" 2>/dev/null |
 		awk '{ s += $3 } END { printf "%d", s / 1e6 + 0.5 }' || true)
+	# (measured: 758 packages, 360 MB took 5.3 minutes on 2 busy cores)
 	echo "$label: installing $* ($n packages with what they need, $mb MB to download;" \
-		"roughly $((1 + mb / 150)) min on a 2-core machine, once)"
+		"roughly $(((n + mb + 105) / 210 > 0 ? (n + mb + 105) / 210 : 1)) min on a 2-core machine, once)"
 	"${apt[@]}" install -y -qq --no-install-recommends "$@" >/dev/null
 }
