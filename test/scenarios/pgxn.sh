@@ -63,6 +63,8 @@ check "pgxn: nothing written into the machine's PostgreSQL" "" \
 	"$(find "$pkglibdir" "$("$PG_CONFIG" --sharedir)/extension" -name 'ulid*' -newer "$d/before" 2>/dev/null)"
 
 # --- a server of that copy: pgxn load, then pgxn check ----------------------
+# (pg_new and psqlx run the copy's programs)
+# shellcheck disable=SC2034
 PG_BIN=$root$("$PG_CONFIG" --bindir)
 S=pgxn
 if ! pg_new $S "ulid.node_id = 1" || ! pg_start $S; then
@@ -70,7 +72,8 @@ if ! pg_new $S "ulid.node_id = 1" || ! pg_start $S; then
 	exit 1
 fi
 psqlx $S -c "CREATE DATABASE app" >/dev/null
-export PGHOST=$ULID_WORK/sock PGPORT=$(pg_port $S) PGUSER=postgres
+PGPORT=$(pg_port $S)
+export PGHOST=$ULID_WORK/sock PGPORT PGUSER=postgres
 if (cd "$d" && pgxn load --pg_config "$pgc" -d app --yes "$zip") >"$d/load.log" 2>&1; then
 	ok "pgxn: pgxn load creates the extension"
 else
