@@ -34,6 +34,18 @@ $(OBJS): $(wildcard src/*.h src/core/*.h)
 sql/$(EXTENSION)--$(EXTVERSION).sql: sql/$(EXTENSION).sql
 	cp $< $@
 
+# make dist: ulid-X.Y.Z.zip for PGXN (X.Y.Z: META.json's version at
+# DIST_REF), the files of commit DIST_REF (default HEAD: check out the
+# release's tag vX.Y.Z first) under ulid-X.Y.Z/, without the dotfiles and
+# debian/ (test/README.md, "Cutting a release"); written to DIST_DIR
+DIST_REF ?= HEAD
+DIST_DIR ?= .
+.PHONY: dist
+dist:
+	@v=$$(git show $(DIST_REF):META.json | sed -n 's/^   "version": "\(.*\)",$$/\1/p') && test -n "$$v" && \
+	git archive --format=zip --prefix=$(EXTENSION)-$$v/ -o $(DIST_DIR)/$(EXTENSION)-$$v.zip $(DIST_REF) -- . ':!.*' ':!debian' && \
+	echo $(DIST_DIR)/$(EXTENSION)-$$v.zip
+
 # used by the test harness
 .PHONY: print-regress
 print-regress:

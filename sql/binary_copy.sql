@@ -59,6 +59,6 @@ SELECT ids = (SELECT array_agg(id ORDER BY n) FROM copy_src) AS array_round_trip
 DROP TABLE recv_dst, recv_arr;
 DROP FUNCTION load_binary(bytea, text);
 
-\set copy_cmd 'rm -f ' :copy_file
+\set copy_cmd 'cat >/dev/null; rm -f ' :copy_file
 COPY (SELECT 1) TO PROGRAM :'copy_cmd';
 DROP TABLE copy_src, copy_dst, copy_uuid;

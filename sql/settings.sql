@@ -14,12 +14,18 @@ SELECT err($$SELECT snowflake_next('twitter')$$) AS no_node;
 SELECT hint($$SELECT snowflake_next('twitter')$$) AS no_node_hint;
 SELECT err($$SELECT cosid80_next()$$) AS cosid80_no_node;
 SELECT hint($$SELECT cosid80_next()$$) AS cosid80_no_node_hint;
+-- an explicit NULL node is the server's node, for both
+SELECT err($$SELECT snowflake_next('twitter', NULL)$$) AS null_node,
+       err($$SELECT cosid80_next(NULL)$$) AS cosid80_null_node;
 
 -- the Snowflake settings: defaults, and ulid.node_id is for postgresql.conf
 -- or ALTER SYSTEM
 SELECT current_setting('ulid.clock_borrow_ms') AS clock_borrow_ms,
        current_setting('ulid.clock_wait_ms') AS clock_wait_ms;
 SELECT err($$SELECT set_config('ulid.node_id', '1', false)$$) AS set_node_id;
+-- SET and RESET in a session: core's 55P02, with the fix as the hint
+SELECT err($$SET ulid.node_id = 3$$) AS set_in_session, hint($$SET ulid.node_id = 3$$) AS set_hint,
+       hint($$RESET ulid.node_ids$$) AS reset_hint;
 -- (the range at the end of the message is written with units from 17 on)
 SELECT regexp_replace(err($$SET ulid.clock_borrow_ms = -1$$), ' \(0( ms)? \.\. 3600000( ms)?\)$', '')
        AS negative_borrow;

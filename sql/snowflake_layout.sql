@@ -260,6 +260,6 @@ COPY (SELECT translate(encode(overlay(pg_read_binary_file(:'copy_file') PLACING 
     TO PROGRAM :'write_cmd';
 TRUNCATE copied_layouts;
 SELECT err(format('COPY copied_layouts FROM %L (FORMAT binary)', :'v2_file')) AS version_2;
-\set copy_cmd 'rm -f ' :copy_file ' ' :v2_file
+\set copy_cmd 'cat >/dev/null; rm -f ' :copy_file ' ' :v2_file
 COPY (SELECT 1) TO PROGRAM :'copy_cmd';
 DROP TABLE stored_layouts, copied_layouts;

@@ -126,10 +126,12 @@ BEGIN
 END
 $$;
 
--- minting needs the shared state and nodes 1 and 7 (test/README.md)
-SELECT lacks('shared state', 'nodes 1,7') AS lacks \gset
+-- minting needs the shared state and nodes 1 and 7, and test/run's own
+-- server: it counts what the states issued and advances two of them
+-- (test/README.md)
+SELECT lacks('shared state', 'nodes 1,7', 'private server') AS lacks \gset
 \if :{?lacks}
-\echo skipped: needs the shared generator state (shared_preload_libraries = ulid before PostgreSQL 17) and nodes 1 and 7 (test/README.md)
+\echo skipped: needs the shared generator state (shared_preload_libraries = ulid before PostgreSQL 17), nodes 1 and 7, and the server test/run starts (test/README.md)
 \else
 -- snowflake_next through a PL/pgSQL variable: each id belongs to its own
 -- layout (a js_safe_s id fits 53 bits, a twitter id does not)

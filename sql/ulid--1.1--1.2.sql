@@ -236,3 +236,10 @@ COMMENT ON FUNCTION ulid_to_base32hex(ulid) IS 'RFC 4648 base32hex text of the 1
 CREATE FUNCTION ulid_from_base32hex(text) RETURNS ulid
     AS 'MODULE_PATHNAME', 'ulid_from_base32hex' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION ulid_from_base32hex(text) IS 'a ULID from its base32hex text (either case, with or without its six =)';
+
+-----------------------------------------------------------------------------
+-- issue 32: snowflake_next(layout, node) with a NULL node mints on this
+-- server's node, as cosid80_next(NULL) does (its DEFAULT NULL cannot tell a
+-- NULL from an omitted node); a NULL layout still gives NULL (the C function)
+ALTER FUNCTION snowflake_next(snowflake_layout, bigint) CALLED ON NULL INPUT;
+COMMENT ON FUNCTION snowflake_next(snowflake_layout, bigint) IS 'the next Snowflake id of a layout on the given node (all node fields together; NULL: this server''s node, ulid.node_id), strictly increasing across backends and restarts';

@@ -791,13 +791,15 @@ COMMENT ON FUNCTION cosid80_from_friendly(text, text) IS 'the COSID_80 id of a f
 -- strictly increase across every backend.  PARALLEL SAFE, like
 -- gen_monotonic_ulid(): the state lives in shared memory and workers see
 -- the leader's ulid.node_id, so an id minted in a worker keeps the order.
--- STRICT: a NULL layout or node mints nothing.
+-- A NULL layout mints nothing (STRICT; the two-argument C function returns
+-- NULL for it); a NULL node is this server's node, as cosid80_next(NULL) is
+-- (its DEFAULT NULL cannot tell a NULL from an omitted node: issue 32).
 CREATE FUNCTION snowflake_next(layout snowflake_layout) RETURNS bigint
     AS 'MODULE_PATHNAME', 'snowflake_next' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
 CREATE FUNCTION snowflake_next(layout snowflake_layout, node bigint) RETURNS bigint
-    AS 'MODULE_PATHNAME', 'snowflake_next_node' LANGUAGE C VOLATILE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'snowflake_next_node' LANGUAGE C VOLATILE PARALLEL SAFE;
 COMMENT ON FUNCTION snowflake_next(snowflake_layout) IS 'the next Snowflake id of a layout on this server''s node (ulid.node_id), strictly increasing across backends and restarts';
-COMMENT ON FUNCTION snowflake_next(snowflake_layout, bigint) IS 'the next Snowflake id of a layout on the given node (all node fields together), strictly increasing across backends and restarts';
+COMMENT ON FUNCTION snowflake_next(snowflake_layout, bigint) IS 'the next Snowflake id of a layout on the given node (all node fields together; NULL: this server''s node, ulid.node_id), strictly increasing across backends and restarts';
 
 -- PARALLEL RESTRICTED, like ulid_monotonic_advance(): it writes the floor file.
 CREATE FUNCTION snowflake_advance(layout snowflake_layout, node bigint, id bigint) RETURNS void

@@ -91,13 +91,16 @@ DROP TABLE seq;
 -- months follow TimeZone), a fraction of the millisecond, increasing for
 -- one shift, and gen_uuidv7()'s order untouched
 -----------------------------------------------------------------------------
+-- (each row reads the clock before and after its own uuidv7(s): each
+-- lateral names the one before it, so none is read once for all rows)
 SELECT s AS shift,
        uuid_extract_timestamp(u) BETWEEN date_trunc('milliseconds', t0 + s) AND t1 + s AS at_now_plus_shift,
        pg_temp.version(u) = 7 AND pg_temp.variant(u) = 2 AS v7_rfc_variant
 FROM (VALUES (interval '0'), ('1 hour'), ('-1 hour'), ('-2 days 3 ms'), ('1 month'),
              ('-50 years'), ('8000 years')) v(s),
-     LATERAL (SELECT clock_timestamp() AS t0) a, LATERAL (SELECT uuidv7(s) AS u) b,
-     LATERAL (SELECT clock_timestamp() AS t1) c;
+     LATERAL (SELECT clock_timestamp() AS t0 WHERE s IS NOT NULL) a,
+     LATERAL (SELECT uuidv7(s) AS u WHERE t0 IS NOT NULL) b,
+     LATERAL (SELECT clock_timestamp() AS t1 WHERE u IS NOT NULL) c;
 -- in a zone with daylight saving, months and days are added to the wall
 -- time, as core's timestamptz + interval does (6 months on are an hour
 -- apart from UTC's sum when they cross a change, as from December)

@@ -614,15 +614,26 @@ snowflake_next(PG_FUNCTION_ARGS)
 	PG_RETURN_INT64(snowflake_next_id(site, l, node));
 }
 
-/* snowflake_next(layout, node): a node this server owns (node.c) */
+/*
+ * snowflake_next(layout, node): a node this server owns (node.c).  Not
+ * strict from 1.2 on: a NULL node is this server's node, as for
+ * cosid80_next(NULL); a NULL layout gives NULL.
+ */
 PG_FUNCTION_INFO_V1(snowflake_next_node);
 Datum
 snowflake_next_node(PG_FUNCTION_ARGS)
 {
-	sf_site    *site = site_of(fcinfo);
-	const sfl_layout *l = site_layout(fcinfo, site);
-	int64		node = PG_GETARG_INT64(1);
+	sf_site    *site;
+	const sfl_layout *l;
+	int64		node;
 
+	if (unlikely(PG_ARGISNULL(0)))
+		PG_RETURN_NULL();
+	if (unlikely(PG_ARGISNULL(1)))
+		return snowflake_next(fcinfo);
+	site = site_of(fcinfo);
+	l = site_layout(fcinfo, site);
+	node = PG_GETARG_INT64(1);
 	check_node(l, node, false);
 	ulid_node_require_owned(node, "snowflake_next(layout, node)");
 	PG_RETURN_INT64(snowflake_next_id(site, l, node));

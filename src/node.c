@@ -44,6 +44,10 @@
  * plain setting; a failed read is not cached: the call that needs it fails
  * (55000, naming why), and the next one reads again.
  *
+ * SET of a node setting in a session (they are the server's) gets core's
+ * 55P02 with the fix, ALTER SYSTEM and a reload, as its hint (a utility
+ * hook, where the library is loaded).
+ *
  *-------------------------------------------------------------------------
  */
 #include "node.h"
@@ -59,6 +63,7 @@
 #include "commands/dbcommands.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "tcop/utility.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/inval.h"
@@ -67,6 +72,7 @@
 #include "utils/syscache.h"
 
 #include "nodeset.h"
+#include "state_table.h"
 
 /* settings */
 static int	ulid_node_id_setting = -1;	/* ulid.node_id, -1 unset */
@@ -456,6 +462,13 @@ ulid_node_report_none(const char *what, const char *fn, const char *call)
 	node_problem problem;
 
 	(void) node_resolve(&why, &problem);
+	/* both missing (15 and 16 without the preload): say both at once */
+	if (problem == NODE_UNSET && ulid_shared_unavailable())
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("this server has no node id for %s ids, and the ulid library is not preloaded", what),
+				 errdetail("ulid.node_id is not set, and %s mints ids on it; its state is kept in shared memory, which before PostgreSQL 17 needs ulid in shared_preload_libraries.", fn),
+				 errhint("In postgresql.conf set ulid.node_id to a node number no other server minting ids uses, and add ulid to shared_preload_libraries, keeping the libraries it lists; then restart the server.")));
 	if (problem == NODE_UNSET)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -489,6 +502,50 @@ ulid_node_report_none(const char *what, const char *fn, const char *call)
 			 errdetail("ulid.node_id_source is 'citus', so %s mints ids on this node's Citus group id, and %s.",
 					   fn, why ? why : "it cannot be read"),
 			 errhint("Create the citus extension in this database (a Citus cluster uses one database), or set ulid.node_id_source = 'setting' and a ulid.node_id no other server uses; then SELECT pg_reload_conf().")));
+}
+
+/* --- SET of a node setting -------------------------------------------------- */
+
+/*
+ * The node settings are the server's (sighup): core refuses SET, SET LOCAL
+ * and RESET of them in a session with a bare 55P02.  This hook raises that
+ * same error first, with the fix as its hint (ALTER SYSTEM and a reload).
+ * Only where the library is loaded: preloaded, or in a session that used
+ * it already.
+ */
+static ProcessUtility_hook_type prev_process_utility = NULL;
+
+static void
+node_process_utility(PlannedStmt *pstmt, const char *queryString,
+					 bool readOnlyTree, ProcessUtilityContext context,
+					 ParamListInfo params, QueryEnvironment *queryEnv,
+					 DestReceiver *dest, QueryCompletion *qc)
+{
+	VariableSetStmt *set = (VariableSetStmt *) pstmt->utilityStmt;
+
+	if (IsA(set, VariableSetStmt) && set->kind != VAR_RESET_ALL &&
+		(pg_strcasecmp(set->name, "ulid.node_id") == 0 ||
+		 pg_strcasecmp(set->name, "ulid.node_ids") == 0 ||
+		 pg_strcasecmp(set->name, "ulid.node_id_source") == 0))
+	{
+		char	   *value = set->kind == VAR_SET_VALUE ? ExtractSetVariableArgs(set) : NULL;
+
+		ereport(ERROR,
+				(errcode(ERRCODE_CANT_CHANGE_RUNTIME_PARAM),
+				 errmsg("parameter \"%s\" cannot be changed now", set->name),
+				 errdetail("It is a setting of the whole server: every session mints on the same nodes."),
+				 value ?
+				 errhint("Set it for the server and reload: ALTER SYSTEM SET %s = %s; SELECT pg_reload_conf(); (or in postgresql.conf).",
+						 set->name, value) :
+				 errhint("Set it for the server and reload: ALTER SYSTEM RESET %s; SELECT pg_reload_conf(); (or in postgresql.conf).",
+						 set->name)));
+	}
+	if (prev_process_utility)
+		prev_process_utility(pstmt, queryString, readOnlyTree, context,
+							 params, queryEnv, dest, qc);
+	else
+		standard_ProcessUtility(pstmt, queryString, readOnlyTree, context,
+								params, queryEnv, dest, qc);
 }
 
 /* --- ownership --------------------------------------------------------------- */
@@ -593,6 +650,8 @@ ulid_node_identity(PG_FUNCTION_ARGS)
 void
 ulid_node_init(void)
 {
+	prev_process_utility = ProcessUtility_hook;
+	ProcessUtility_hook = node_process_utility;
 	DefineCustomIntVariable("ulid.node_id",
 							"This server's node id for Snowflake ids (snowflake_next(layout)); -1 means unset.",
 							"Every server minting ids with one layout needs its own node id. It fills all node fields of a layout together.",

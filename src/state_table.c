@@ -529,11 +529,23 @@ report_unavailable(void)
 			 errmsg("ulid shared generator state is not available"),
 			 errdetail("gen_monotonic_ulid() and snowflake_next() keep their state in shared memory. The ulid library was not loaded through shared_preload_libraries, and before PostgreSQL 17 shared memory cannot be added later."),
 			 libs == NULL ?
-			 errhint("Add ulid to shared_preload_libraries in postgresql.conf (shared_preload_libraries = 'ulid' if it lists no other library) and restart the server.") :
-			 errhint("Put shared_preload_libraries = '%s%sulid' in postgresql.conf and restart the server.",
-					 libs, libs[0] == '\0' ? "" : ", ")));
+			 errhint("Add ulid to shared_preload_libraries in postgresql.conf, keeping the libraries it lists (shared_preload_libraries = 'ulid' if it lists none), then restart the server.") :
+			 libs[0] == '\0' ?
+			 errhint("Add ulid to shared_preload_libraries in postgresql.conf (it lists no library now: shared_preload_libraries = 'ulid'), then restart the server.") :
+			 errhint("Add ulid to shared_preload_libraries in postgresql.conf, keeping the libraries it lists now: shared_preload_libraries = '%s, ulid'; then restart the server.",
+					 libs)));
 }
 #endif
+
+bool
+ulid_shared_unavailable(void)
+{
+#ifdef ULID_HAS_DSM_REGISTRY
+	return false;
+#else
+	return !preloaded;
+#endif
+}
 
 /* The shared structure: the preloaded one, the DSM segment, or ERROR. */
 UlidSharedHeader *

@@ -167,6 +167,12 @@ extern ULID_HIDDEN UlidSharedHeader *ulid_shared;
 extern UlidSharedHeader *ulid_shared_get(void);
 
 /*
+ * Whether ulid_shared_get() fails here: the library was not preloaded, and
+ * before PostgreSQL 17 (no DSM registry) nothing else holds the state.
+ */
+extern bool ulid_shared_unavailable(void);
+
+/*
  * The state of (kind, key) for a floor learnt from elsewhere (WAL replay):
  * found, or created with no owner.  With the table full, NULL, and the
  * key's state, when created later, starts above floor instead (its gone

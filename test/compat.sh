@@ -51,6 +51,15 @@
 # is non-zero when any major failed (17 and 18 must be available; 19 is
 # skipped while Debian has no postgresql-19).
 #
+# test/compat.sh --deb [MAJOR...] (default 17 18 19) builds the Debian
+# package postgresql-MAJOR-ulid (debian/, dpkg-buildpackage -us -uc -b, with
+# lintian) in each major's chroot of Debian's binary packages (made if
+# missing, with only what building needs), installs it there with apt-get,
+# runs its debian/tests (make installcheck against the installed package, as
+# autopkgtest does, as a user who is not root) and removes it again.  One
+# "pgNN: ..." line per major, a summary table; the exit status is non-zero
+# when any major failed (19 is skipped while Debian has no postgresql-19).
+#
 # test/compat.sh --bench MAJOR runs the benchmark (test/bench/run.sh) on that
 # major instead, always on Debian's binary packages (the chroot above, made
 # if missing): they are built as users get them, without assertions and with
@@ -62,10 +71,14 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 
-bench_major=''
+bench_major='' deb=''
 if [ "${1:-}" == --bench ]; then
 	bench_major=${2:?usage: test/compat.sh --bench MAJOR}
 	set --
+elif [ "${1:-}" == --deb ]; then
+	deb=1
+	shift
+	set -- "${@:-17 18 19}"
 fi
 majors=${*:-15 17 18 19}
 if [ "$(id -u)" -eq 0 ]; then
@@ -211,10 +224,11 @@ root_sync() {
 	return 0
 }
 
-# package_root MAJOR: $cache/pgMAJOR-root, a chroot of the suite with
-# Debian's postgresql-MAJOR packages and what test/run needs
+# package_root MAJOR [DEPS]: $cache/pgMAJOR-root, a chroot of the suite with
+# Debian's postgresql-MAJOR packages and what test/run needs (test/deps.sh
+# DEPS: "deb", only what building and packaging need)
 package_root() {
-	local major=$1 s r=$cache/pg$1-root log=$cache/logs/build-pg$1.log base p pkgs=()
+	local major=$1 deps=${2:-} s r=$cache/pg$1-root log=$cache/logs/build-pg$1.log base p pkgs=()
 	s=$(suite "$major")
 	base=$s
 	# experimental is not a whole suite: sid, with the server from experimental
@@ -248,7 +262,7 @@ package_root() {
 	# (install also upgrades them when a newer version is there)
 	if ! in_root "$r" bash -c 'apt-get -qq update && apt-get install -y -qq --no-install-recommends "$@"' \
 		_ "${pkgs[@]}" >>"$log" 2>&1 ||
-		! in_root "$r" env PG_MAJOR="$major" /root/deps/deps.sh >>"$log" 2>&1; then
+		! in_root "$r" env PG_MAJOR="$major" /root/deps/deps.sh $deps >>"$log" 2>&1; then
 		tail -20 "$log" >&2
 		return 1
 	fi
@@ -358,7 +372,82 @@ if [ -n "$bench_major" ]; then
 	exit $rc
 fi
 
+# deb_suite MAJOR: in the major's chroot, build postgresql-MAJOR-ulid from a
+# copy of this tree, check it with lintian, install it with apt-get, run
+# debian/tests/installcheck as the postgres user and remove the package;
+# sets result ("built, lintian E errors W warnings, installcheck passed")
+deb_suite() {
+	local major=$1 r=$cache/pg$1-root log=$cache/logs/deb-pg$1.log src
+	work_copy=$(mktemp -d "$r/tmp/ulid-deb.XXXXXX")
+	chmod 755 "$work_copy"
+	src=$work_copy/postgresql-ulid-$(dpkg-parsechangelog -l "$root/debian/changelog" -S Version | sed 's/-[^-]*$//')
+	mkdir "$src"
+	tar -C "$root" --exclude-vcs --exclude-vcs-ignores -cf - . | tar -C "$src" -xf -
+	in_root "$r" env PG_MAJOR="$major" "${src#"$r"}/test/deps.sh" deb >"$log" 2>&1 || return 1
+	root_sync "$r"
+	say "PostgreSQL $major: dpkg-buildpackage, lintian, apt-get install, debian/tests in $r (log: $log)"
+	# shellcheck disable=SC2016
+	in_root "$r" env PG_SUPPORTED_VERSIONS="$major" bash -c '
+		set -e
+		cd "$1"
+		make -s clean PG_CONFIG=/usr/lib/postgresql/$2/bin/pg_config >/dev/null 2>&1 || true
+		pg_buildext updatecontrol
+		dpkg-buildpackage -us -uc -b
+		echo "# lintian"
+		lintian --suppress-tags initial-upload-closes-no-bugs ../postgresql-ulid_*.changes | tee ../lintian.log
+		echo "# lintian: $(grep -c "^E: " ../lintian.log || true) errors, $(grep -c "^W: " ../lintian.log || true) warnings"
+		apt-get install -y -qq --no-install-recommends ../postgresql-$2-ulid_*.deb
+		dpkg-query -W -f="# installed \${Package} \${Version}
+" postgresql-$2-ulid
+		chown -R postgres: "$1"
+		runuser -u postgres -- debian/tests/installcheck
+		echo "# debian/tests/installcheck passed"
+	' _ "${src#"$r"}" "$major" >>"$log" 2>&1 9>&-
+	local rc=$?
+	in_root "$r" apt-get purge -y -qq "postgresql-$major-ulid" >>"$log" 2>&1
+	rm -rf "$work_copy"
+	work_copy=''
+	result=$(sed -n 's/^# lintian: //p' "$log")
+	[ $rc -eq 0 ] && result="built, lintian $result, installed, debian/tests passed"
+	[ $rc -eq 0 ] && [[ $result == *" 0 errors"* ]]
+}
+
 row() { printf '%-5s | %-42s | %-22s | %s\n' "$@"; }
+if [ -n "$deb" ]; then
+	rows=()
+	failed=0
+	for major in $majors; do
+		result=''
+		if ! suite "$major" >/dev/null; then
+			say "no Debian suite known for PostgreSQL $major"
+			failed=1
+			continue
+		fi
+		r=$cache/pg$major-root
+		if [ ! -f "$r/.ulid-compat-stamp" ] || [ -n "${ULID_COMPAT_REFRESH:-}" ]; then
+			[ ${#apt_opts[@]} -gt 0 ] || apt_setup || exit 1
+			if ! latest_version "postgresql-$major" >/dev/null && [ "$major" -ge 19 ]; then
+				rows+=("$(printf '%-5s | %-30s | %s' "$major" - "skipped: no postgresql-$major in $(suite "$major")")")
+				continue
+			fi
+			package_root "$major" deb || { say "PostgreSQL $major: installing the packages failed"; failed=1; continue; }
+		fi
+		if deb_suite "$major"; then
+			status=pass
+		else
+			status=FAIL failed=1
+			tail -20 "$cache/logs/deb-pg$major.log" >&2
+		fi
+		echo "pg$major: ${result:-failed, see $cache/logs/deb-pg$major.log}"
+		rows+=("$(printf '%-5s | %-30s | %s' "$major" "$(cat "$r/.ulid-compat-stamp") ($(suite "$major"))" "$status: ${result:--}")")
+	done
+	echo
+	echo "ulid Debian packages (test/compat.sh --deb)"
+	printf '%-5s | %-30s | %s\n' major server result
+	printf '%s\n' "${rows[@]}"
+	exit $failed
+fi
+
 rows=()
 failed=0
 total_p=0

@@ -4,6 +4,7 @@
 #   test/deps.sh         everything the test suite needs (test/run)
 #   test/deps.sh build   only the server, its headers and the build tools
 #                        (test/demo: the tour needs nothing else)
+#   test/deps.sh deb     those and the Debian packaging tools (test/compat.sh --deb)
 set -euo pipefail
 
 PG_MAJOR=${PG_MAJOR:-15}
@@ -12,9 +13,11 @@ build_pkgs=(
 	make gcc libc6-dev
 	procps util-linux           # pgrep/ps, runuser
 )
+deb_pkgs=(build-essential dpkg-dev debhelper postgresql-server-dev-all lintian)  # dpkg-buildpackage, pg_buildext
 # shellcheck source=apt.sh
 source "$(dirname "$0")/apt.sh"
-if [ "${1:-}" = build ]; then
+if [ "${1:-}" = build ] || [ "${1:-}" = deb ]; then
+	[ "$1" = deb ] && build_pkgs+=("${deb_pkgs[@]}")
 	mapfile -t missing < <(apt_missing "${build_pkgs[@]}")
 	apt_install deps "${missing[@]}"
 	exit 0
@@ -35,6 +38,8 @@ pkgs=(
 	# --- end of the client adapters' packages ---
 	valgrind gnuplot-nox        # the benchmark's instruction counts (callgrind) and plots
 	python3                     # test/readme/check.py, the README's examples
+	pgxnclient                  # the pgxn scenario: pgxn install/load/check of make dist's zip
+	"${deb_pkgs[@]}"            # the debian_package scenario
 )
 mapfile -t missing < <(apt_missing "${pkgs[@]}")
 # the Node.js client scenario needs Node.js and npm: the machine image

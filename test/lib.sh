@@ -157,6 +157,31 @@ harness_cleanup() {
 	fi
 }
 
+# pg_mirror DEST: a private copy of $PG_CONFIG's server under DEST (its bin
+# and share directories copied, its lib linked file by file, its headers
+# linked), into which ulid installs without touching the machine's
+# PostgreSQL: DEST's pg_config reports DEST's directories (PostgreSQL finds
+# them relative to its programs), and its postgres loads extensions from
+# there.  Files already in DEST stay; nothing of ulid's is linked, so an
+# install never writes through a link into the machine's files.
+pg_mirror() {
+	local dest=$1 bindir sharedir pkglibdir incdir f
+	bindir=$("$PG_CONFIG" --bindir)
+	sharedir=$("$PG_CONFIG" --sharedir)
+	pkglibdir=$("$PG_CONFIG" --pkglibdir)
+	incdir=$("$PG_CONFIG" --includedir)
+	mkdir -p "$dest$bindir" "$dest$pkglibdir/bitcode" "$dest$sharedir" "$dest$("$PG_CONFIG" --libdir)" "$(dirname "$dest$incdir")"
+	cp -a "$bindir/." "$dest$bindir/"
+	for f in "$pkglibdir"/* "$pkglibdir"/bitcode/*; do
+		[ -e "$f" ] || continue
+		case ${f##*/} in ulid* | bitcode) continue ;; esac
+		[ -e "$dest$f" ] || [ -L "$dest$f" ] || ln -s "$f" "$dest$f"
+	done
+	tar -C "$sharedir" --exclude='./extension/ulid.control' --exclude='./extension/ulid--*' -cf - . |
+		tar -C "$dest$sharedir" --skip-old-files -xf -
+	[ -e "$dest$incdir" ] || ln -s "$incdir" "$dest$incdir"
+}
+
 # harness_init: make, install into a private prefix (a copy of the server's
 # bin and share dirs next to the extension, so nothing is installed system
 # wide and parallel runs do not collide), set PG_BIN to that prefix's bindir.
@@ -168,9 +193,8 @@ harness_init() {
 	trap harness_cleanup EXIT
 	trap 'exit 130' INT TERM
 
-	local bindir sharedir pkglibdir dest f
+	local bindir pkglibdir dest
 	bindir=$("$PG_CONFIG" --bindir)
-	sharedir=$("$PG_CONFIG" --sharedir)
 	pkglibdir=$("$PG_CONFIG" --pkglibdir)
 	dest=$ULID_WORK/install
 	if ! make -C "$ULID_ROOT" -s PG_CONFIG="$PG_CONFIG" >"$ULID_WORK/build.log" 2>&1 ||
@@ -179,12 +203,7 @@ harness_init() {
 		echo "harness: build failed" >&2
 		return 1
 	fi
-	mkdir -p "$dest$bindir" "$dest$pkglibdir" "$dest$sharedir"
-	cp -a "$bindir/." "$dest$bindir/"
-	for f in "$pkglibdir"/*; do
-		[ -e "$dest$pkglibdir/${f##*/}" ] || ln -s "$f" "$dest$pkglibdir/"
-	done
-	cp -an "$sharedir/." "$dest$sharedir/"
+	pg_mirror "$dest"
 	PG_BIN=$dest$bindir
 	PG_PKGLIBDIR=$pkglibdir
 	PG_VERSION_NUM=$("$PG_BIN/postgres" -V | sed -E 's/.* ([0-9]+)(\.([0-9]+))?.*/\1/')

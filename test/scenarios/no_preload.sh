@@ -39,10 +39,20 @@ expect_error() {
 	check "no preload: $what hints the exact setting" "HINT:  $hint" "$(echo "$out" | sed -n 3p)"
 }
 
-hint="Put shared_preload_libraries = 'ulid' in postgresql.conf and restart the server."
+hint="Add ulid to shared_preload_libraries in postgresql.conf (it lists no library now: shared_preload_libraries = 'ulid'), then restart the server."
 expect_error "gen_monotonic_ulid()" "SELECT gen_monotonic_ulid()" postgres "$hint"
 expect_error "the state view" "SELECT * FROM ulid_generator_state" postgres "$hint"
 expect_error "ulid_monotonic_advance()" "SELECT ulid_monotonic_advance('01HTQW311N1KR5G0Y75M3EF00H')" postgres "$hint"
+
+# no node id either: the Snowflake and COSID_80 generators say both at once
+# (one restart fixes both)
+for call in "snowflake_next('twitter')" "cosid80_next()"; do
+	out=$(verbose_error $S "SELECT $call")
+	check "no preload: $call without a node id names the node id and the preload at once" \
+		"ERROR:  55000: this server has no node id for $([ "$call" == "cosid80_next()" ] && echo COSID_80 || echo Snowflake) ids, and the ulid library is not preloaded
+HINT:  In postgresql.conf set ulid.node_id to a node number no other server minting ids uses, and add ulid to shared_preload_libraries, keeping the libraries it lists; then restart the server." \
+		"$(grep -E '^(ERROR|HINT)' <<<"$out")"
+done
 
 # the per-backend generators need no shared state
 check "no preload: gen_ulid() works" t "$(psqlx $S -c "SELECT gen_ulid() < gen_ulid()")"
@@ -57,10 +67,10 @@ check "no preload: LOAD 'ulid' in a new session works and defines the clock offs
 sed -i "s/^shared_preload_libraries = ''$/shared_preload_libraries = 'pg_stat_statements'/" "$conf"
 pg_stop $S && pg_start $S
 expect_error "gen_monotonic_ulid() next to pg_stat_statements" "SELECT gen_monotonic_ulid()" postgres \
-	"Put shared_preload_libraries = 'pg_stat_statements, ulid' in postgresql.conf and restart the server."
+	"Add ulid to shared_preload_libraries in postgresql.conf, keeping the libraries it lists now: shared_preload_libraries = 'pg_stat_statements, ulid'; then restart the server."
 # a role that may not read the setting is not shown it
 expect_error "gen_monotonic_ulid() for a plain role" "SELECT gen_monotonic_ulid()" regress_plain \
-	"Add ulid to shared_preload_libraries in postgresql.conf (shared_preload_libraries = 'ulid' if it lists no other library) and restart the server."
+	"Add ulid to shared_preload_libraries in postgresql.conf, keeping the libraries it lists (shared_preload_libraries = 'ulid' if it lists none), then restart the server."
 
 # doing what the hint says fixes it
 echo "shared_preload_libraries = 'pg_stat_statements, ulid'" >>"$conf"

@@ -34,6 +34,8 @@ check "node identity: by default the server owns its ulid.node_id alone" "1|sett
 	"$(psqlx $S -c "SELECT node_id, source, owned_nodes, problem FROM ulid_node_identity()")"
 check "node identity: a plain role mints on the server's node, named or not" "1|1" \
 	"$(psqlx $S -U plain -c "SELECT snowflake_node(snowflake_next('twitter'), 'twitter'), snowflake_node(snowflake_next('twitter', 1), 'twitter')")"
+check "node identity: an explicit NULL node is the server's node, for snowflake_next() as for cosid80_next(); a NULL layout gives NULL" "1|1|t" \
+	"$(psqlx $S -U plain -c "SELECT snowflake_node(snowflake_next('twitter', NULL), 'twitter'), cosid80_parts(cosid80_next(NULL)) ->> 'node', snowflake_next(NULL, 1) IS NULL")"
 out=$(sql_error $S "snowflake_next('twitter', 2)" -U plain)
 check "node identity: a plain role cannot mint on node 2, which another server owns" \
 	"55000|this server does not own node 2|snowflake_next(layout, node) mints only on the nodes this server owns: 1 (ulid.node_id). Two servers minting on one node can issue equal ids.|If no other server mints on node 2, add it to ulid.node_ids in postgresql.conf (or ALTER SYSTEM SET ulid.node_ids = '2'), then SELECT pg_reload_conf()." \
