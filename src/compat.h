@@ -117,7 +117,9 @@
  *	- keys.c forgets its cached keys itself when the key table changes (one
  *	  backend; CacheInvalidateRelcache is not exported);
  *	- src/pglite/no_advance_tables.c replaces advance_tables.c (the index
- *	  scan functions are not exported).
+ *	  scan functions are not exported);
+ *	- the hint for SET of a node setting shows no value (node.c:
+ *	  ExtractSetVariableArgs is not exported).
  * test/pglite/build.sh fails when the side module imports anything PGlite's
  * main module does not export.
  */
