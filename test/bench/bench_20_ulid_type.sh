@@ -15,6 +15,25 @@ bench_queries "Text output of $N values" \
 	out_ulid "SELECT count(u::text) FROM io_t" \
 	out_floor_uuid "SELECT count(v) FROM io_t" \
 	out_uuid "SELECT count(v::text) FROM io_t"
+# Text output paired by round (issue 34): five passes over the table per
+# query; each round's net ulid_out time over its net uuid_out time, in wall
+# and in the backend's CPU ms; the median and range over the rounds
+bench_psql -F ' ' -c "SELECT name, round, ms, coalesce(cpu_ms, 0) FROM bench_rounds(
+	ARRAY['fu', 'u', 'fv', 'v'], ARRAY['SELECT count(u) FROM io_t, generate_series(1, 5)',
+	'SELECT count(u::text) FROM io_t, generate_series(1, 5)', 'SELECT count(v) FROM io_t, generate_series(1, 5)',
+	'SELECT count(v::text) FROM io_t, generate_series(1, 5)'], ARRAY['', '', '', ''], $ULID_BENCH_REPS)" >"$BENCH_OUT/out_rounds.txt"
+out_paired() { # COLUMN (3 wall, 4 CPU): "median (min-max)" of the rounds' ratios
+	awk -v c="$1" '{ x[$2, $1] = $c; r[$2] = 1 }
+		END { for (k in r) if (x[k, "v"] > x[k, "fv"]) a[++n] = (x[k, "u"] - x[k, "fu"]) / (x[k, "v"] - x[k, "fv"])
+			for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+			if (n) printf "%.3f (%.3f-%.3f)\n", (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2, a[1], a[n]
+			else print "n/a (n/a)" }' "$BENCH_OUT/out_rounds.txt"
+}
+MED[out_paired_wall]=$(out_paired 3)
+MED[out_paired_cpu]=$(out_paired 4)
+report ""
+report "Text output paired by round ($ULID_BENCH_REPS rounds, 5 x $N values per query): net \`ulid_out\` / net \`uuid_out\`,"
+report "median (min-max) of the rounds' ratios: wall ${MED[out_paired_wall]}; the backend's CPU ${MED[out_paired_cpu]}"
 bench_queries "Text input of $N values" \
 	in_floor_ulid "SELECT count(ut) FROM io_t" \
 	in_ulid "SELECT count(ut::ulid) FROM io_t" \
@@ -72,6 +91,7 @@ MED[in_uuid_net]=$(awk -v a="${MED[in_uuid]}" -v f="${MED[in_floor_uuid]}" 'BEGI
 summary ns_out_ulid "text output: \`ulid_out\`, net ns per value" "$(net_ns out_ulid out_floor_ulid "$N")"
 summary ns_out_uuid "text output: core \`uuid_out\`, net ns per value" "$(net_ns out_uuid out_floor_uuid "$N")"
 summary ratio_out "text output, \`ulid_out\` / \`uuid_out\`, time" "$(ratio out_ulid_net out_uuid_net)x"
+summary ratio_out_paired "text output, \`ulid_out\` / \`uuid_out\`, paired by round: wall; CPU" "${MED[out_paired_wall]}; ${MED[out_paired_cpu]}"
 summary ns_in_ulid "text input: \`ulid_in\`, net ns per value" "$(net_ns in_ulid in_floor_ulid "$N")"
 summary ns_in_uuid "text input: core \`uuid_in\`, net ns per value" "$(net_ns in_uuid in_floor_uuid "$N")"
 summary ratio_in "text input, \`ulid_in\` / \`uuid_in\`, time" "$(ratio in_ulid_net in_uuid_net)x"
@@ -79,6 +99,8 @@ summary ratio_sort "sort $N shuffled random values, ulid / uuid" "$(ratio sort_u
 summary ratio_insert_v4 "INSERT $N rows, \`DEFAULT gen_ulid()\` / \`DEFAULT gen_random_uuid()\`" "$(ratio ins_ulid ins_uuid)x"
 target "text output, net ns/value ($(net_ns out_ulid out_floor_ulid "$N") vs $(net_ns out_uuid out_floor_uuid "$N"))" \
 	"$(ratio out_ulid_net out_uuid_net)" 0.5
+target "text output, wall, paired by round ${MED[out_paired_wall]#* }" "${MED[out_paired_wall]%% *}" 0.6
+target "text output, CPU, paired by round ${MED[out_paired_cpu]#* }" "${MED[out_paired_cpu]%% *}" 0.6
 target "text input, net ns/value ($(net_ns in_ulid in_floor_ulid "$N") vs $(net_ns in_uuid in_floor_uuid "$N"))" \
 	"$(ratio in_ulid_net in_uuid_net)" 0.25
 target "sort $N shuffled values (${MED[sort_ulid]} vs ${MED[sort_uuid]} ms)" "$(ratio sort_ulid sort_uuid)" 1.0
