@@ -308,18 +308,21 @@ for ((i = 0; i < ${#sc_phases[@]}; i++)); do
 done
 
 command -v gnuplot >/dev/null || return 0
+sc_h() { awk -v n="$1" 'BEGIN { if (n >= 1e6 && n % 1e6 == 0) printf "%dM", n / 1e6; else if (n >= 1e3 && n % 1e3 == 0) printf "%dk", n / 1e3; else print n }'; }
 for ((i = 0; i < ${#sc_phases[@]}; i++)); do
 	p=${sc_phases[$i]} label=${sc_labels[$i]}
 	plot=""
 	for k in "${sc_names[@]}"; do
-		plot+="'< grep \"^$label,$k,\" $SC_RATE' using 3:4 with lines lw 2 title '$k', "
+		# means over 5 seconds
+		awk -F, -v p="$label" -v k="$k" '$1 == p && $2 == k { b = int($3 / 5); s[b] += $4; n[b]++ }
+			END { for (b in s) print b * 5 + 2.5, s[b] / n[b] }' "$SC_RATE" | sort -n >"$sc_dir/$label.$k.plot"
+		plot+="'$sc_dir/$label.$k.plot' using 1:2 with linespoints lw 2 title '$k', "
 	done
 	gnuplot 2>>"$sc_dir/gnuplot.log" <<GP
 set terminal pngcairo size 900,480 noenhanced
 set output '$BENCH_OUT/scale_rate_$label.png'
-set datafile separator ','
-set title 'Inserts into $SC_ROWS+ rows: $SC_SESS sessions, ${p#*/} row(s) per transaction, shared_buffers ${p%/*}'
-set xlabel 'seconds of inserting ($SC_ROUNDS slices end to end)'
+set title 'Inserts into $(sc_h "$SC_ROWS")+ rows: $SC_SESS sessions, ${p#*/} row(s) per transaction, shared_buffers ${p%/*}'
+set xlabel 'seconds of inserting ($SC_ROUNDS slices end to end; means over 5 s)'
 set ylabel 'rows per second'
 set yrange [0:*]
 set key outside bottom center horizontal
@@ -335,12 +338,12 @@ for k in "${sc_names[@]}"; do
 	for label in "${sc_labels[@]}"; do line+=" $(sc_mib "$(sc_val "$label" "$k" index_bytes)")"; done
 	echo "$line"
 done >"$BENCH_OUT/scale_index.dat"
-plot="'$BENCH_OUT/scale_index.dat' using 2:xtic(1) title 'grown ($SC_ROWS rows)'"
+plot="'$BENCH_OUT/scale_index.dat' using 2:xtic(1) title 'grown ($(sc_h "$SC_ROWS") rows)'"
 for ((i = 0; i < ${#sc_labels[@]}; i++)); do plot+=", '' using $((i + 3)) title 'after phase $((i + 1)) (${sc_labels[$i]})'"; done
 gnuplot 2>>"$sc_dir/gnuplot.log" <<GP
 set terminal pngcairo size 900,480 noenhanced
 set output '$BENCH_OUT/scale_index.png'
-set title 'Primary key size: $SC_ROWS rows grown, then $ULID_BENCH_SCALE_INSERTS inserts per phase from $SC_SESS sessions'
+set title 'Primary key size: $(sc_h "$SC_ROWS") rows grown, then $(sc_h "$ULID_BENCH_SCALE_INSERTS") inserts per phase from $SC_SESS sessions'
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
