@@ -7,10 +7,10 @@
 # time-ordered keys grew at the index's right edge), VACUUM ANALYZE, and a
 # probe table of about 100,000 of its keys sampled uniformly.  Then the
 # phases, each on the server restarted with the phase's shared_buffers:
-# ULID_BENCH_SCALE_INSERTS rows (1M) per key inserted by
-# ULID_BENCH_SCALE_SESSIONS pgbench sessions (4; synchronous_commit off)
-# while ULID_BENCH_SCALE_READERS sessions (1) look up random rows of the
-# grown table by primary key.  The inserts run in ULID_BENCH_SCALE_ROUNDS
+# ULID_BENCH_SCALE_INSERTS rows (1M; a phase may name another count) per
+# key inserted by ULID_BENCH_SCALE_SESSIONS pgbench sessions (4;
+# synchronous_commit off) while ULID_BENCH_SCALE_READERS sessions (1) look
+# up random rows of the grown table by primary key.  The inserts run in ULID_BENCH_SCALE_ROUNDS
 # slices (5) per key, the keys' slices alternating round by round (the
 # order rotated), so that load from other jobs on the machine falls on every
 # key alike; ratios between keys are medians of the rounds' ratios.  Before
@@ -33,10 +33,11 @@
 #               the table's block accesses found in shared buffers
 #   load        /proc/loadavg's 1-minute figure at the slices' starts and
 #               ends, lowest and highest
-# ULID_BENCH_SCALE_PHASES: "SHARED_BUFFERS/ROWS_PER_TRANSACTION ..."
-# (default "2GB/1 128MB/1 128MB/100": shared buffers above and below every
-# key's index with one row per transaction, and 100 rows per transaction,
-# where concurrent gen_ulid() sessions split leaf pages in the middle);
+# ULID_BENCH_SCALE_PHASES: "SHARED_BUFFERS/ROWS_PER_TRANSACTION[/INSERTS] ..."
+# (default "2GB/1 128MB/1 128MB/100/5000000": shared buffers above and below
+# every key's index with one row per transaction, and 100 rows per
+# transaction, where concurrent gen_ulid() sessions split leaf pages in the
+# middle, with 5M inserts per key: 1M of them take seconds);
 # ULID_BENCH_SCALE_KEYS names the keys (default: all of SCALE_KEYS below).
 # The goals (issue 34) are printed with the measured ratios, never asserted.
 # Results: scale.csv (per key and phase), scale_slices.csv (per slice),
@@ -51,17 +52,22 @@ if [ -z "${ULID_BENCH_QUICK:-}" ] && [[ " ${ULID_BENCH_ONLY:-} " != *" scale "* 
 	report "## Keys at scale: not run (ULID_BENCH_ONLY=scale runs it; hours at 20M rows)"
 	return 0
 fi
-sc_full="20000000 rows, 1000000 inserts, 5 rounds, phases 2GB/1 128MB/1 128MB/100"
+sc_full="20000000 rows, 1000000 inserts, 5 rounds, phases 2GB/1 128MB/1 128MB/100/5000000"
 if [ -n "${ULID_BENCH_QUICK:-}" ]; then
 	: "${ULID_BENCH_SCALE_ROWS:=20000}" "${ULID_BENCH_SCALE_INSERTS:=4000}" "${ULID_BENCH_SCALE_ROUNDS:=1}"
-	: "${ULID_BENCH_SCALE_PHASES:=64MB/1 1MB/1 1MB/100}"
+	: "${ULID_BENCH_SCALE_PHASES:=64MB/1 1MB/1 1MB/100/8000}"
 fi
 : "${ULID_BENCH_SCALE_ROWS:=20000000}" "${ULID_BENCH_SCALE_INSERTS:=1000000}" "${ULID_BENCH_SCALE_ROUNDS:=5}"
-: "${ULID_BENCH_SCALE_PHASES:=2GB/1 128MB/1 128MB/100}"
+: "${ULID_BENCH_SCALE_PHASES:=2GB/1 128MB/1 128MB/100/5000000}"
 : "${ULID_BENCH_SCALE_SESSIONS:=4}" "${ULID_BENCH_SCALE_READERS:=1}"
 SC_ROWS=$ULID_BENCH_SCALE_ROWS SC_SESS=$ULID_BENCH_SCALE_SESSIONS SC_ROUNDS=$ULID_BENCH_SCALE_ROUNDS
 sc_size="$SC_ROWS rows, $ULID_BENCH_SCALE_INSERTS inserts, $SC_ROUNDS rounds, phases $ULID_BENCH_SCALE_PHASES"
 read -ra sc_phases <<<"$ULID_BENCH_SCALE_PHASES"
+sc_sb=() sc_rpt=() sc_ins=() sc_labels=() # per phase: shared_buffers, rows per transaction, inserts, label
+for p in "${sc_phases[@]}"; do
+	IFS=/ read -r sb rpt ins <<<"$p"
+	sc_sb+=("$sb") sc_rpt+=("$rpt") sc_ins+=("${ins:-$ULID_BENCH_SCALE_INSERTS}") sc_labels+=("sb${sb}_$rpt")
+done
 sc_read_s=5 # seconds of one readers' pgbench run
 [ -n "${ULID_BENCH_QUICK:-}" ] && sc_read_s=1
 
@@ -121,7 +127,7 @@ if [ "$sc_size" != "$sc_full" ]; then
 fi
 report "Each key's table \`(id KEY PRIMARY KEY, payload int)\` is grown by one session in INSERT ... SELECT"
 report "chunks, vacuumed and analyzed.  Each phase restarts the server with its \`shared_buffers\`; then per"
-report "key $ULID_BENCH_SCALE_INSERTS rows inserted by $SC_SESS pgbench sessions (synchronous_commit off) while"
+report "key the phase's inserts (rows per transaction and count: the phase's heading) by $SC_SESS pgbench sessions (synchronous_commit off) while"
 report "$ULID_BENCH_SCALE_READERS session(s) look up random rows of the grown table by primary key, in $SC_ROUNDS slices per key"
 report "alternating between the keys round by round, each after pg_prewarm of the key's table and index"
 report "and a CHECKPOINT.  Ratios between keys are medians of the rounds' ratios.  Block reads that miss"
@@ -139,7 +145,7 @@ echo "phase,key,second,rows_per_s" >"$SC_RATE"
 declare -A SC_NP SC_LEAVES # probe rows; leaf pages before the phase
 
 # --- growing the tables ----------------------------------------------------------
-sc_restart "${sc_phases[0]%/*}"
+sc_restart "${sc_sb[0]}"
 sc_psql -q -c "CREATE EXTENSION ulid" -c "CREATE EXTENSION pgstattuple" -c "CREATE EXTENSION pg_prewarm" >/dev/null
 chunk=$((SC_ROWS / 20))
 [ $chunk -gt 1000000 ] && chunk=1000000
@@ -169,10 +175,11 @@ for spec in "${sc_keys[@]}"; do
 done
 
 # --- the phases --------------------------------------------------------------------
-# sc_slice NAME ROWS_PER_TXN LABEL ROUND: one slice, a line of scale_slices.csv
+# sc_slice NAME ROWS_PER_TXN LABEL ROUND INSERTS: one slice (INSERTS / rounds
+# rows), a line of scale_slices.csv
 sc_slice() {
 	local name=$1 rows=$2 label=$3 round=$4 d l0 l1 tps ndone t0 t1 stat readers
-	local tx=$((ULID_BENCH_SCALE_INSERTS / SC_ROUNDS / SC_SESS / $2))
+	local tx=$(($5 / SC_ROUNDS / SC_SESS / $2))
 	d=$sc_dir/$label.$name.$round
 	mkdir -p "$d"
 	chmod 777 "$d"
@@ -219,19 +226,16 @@ sc_slice() {
 	echo "# scale: $(date +%T) $label round $round $name: $(awk -v t="$tps" -v r="$rows" 'BEGIN { printf "%.0f", t * r }') rows/s, load $l0 -> $l1" >&2
 }
 
-sc_labels=()
 for ((i = 0; i < ${#sc_phases[@]}; i++)); do
-	p=${sc_phases[$i]}
-	label="sb${p%/*}_${p#*/}"
-	sc_labels+=("$label")
-	sc_restart "${p%/*}"
+	label=${sc_labels[$i]}
+	sc_restart "${sc_sb[$i]}"
 	for name in "${sc_names[@]}"; do
 		SC_LEAVES[$name]=$(sc_psql -c "SELECT leaf_pages FROM pgstatindex('t_${name}_pkey')") || exit 1
 	done
 	n=${#sc_names[@]}
 	for ((r = 1; r <= SC_ROUNDS; r++)); do
 		for ((k = 0; k < n; k++)); do
-			sc_slice "${sc_names[$(((k + r) % n))]}" "${p#*/}" "$label" "$r"
+			sc_slice "${sc_names[$(((k + r) % n))]}" "${sc_rpt[$i]}" "$label" "$r" "${sc_ins[$i]}"
 		done
 	done
 	# per key: the slices summed, the sizes after the phase
@@ -283,9 +287,9 @@ sc_paired() { # PHASE KEY BASE: the median over the rounds of KEY's rows/s / BAS
 sc_ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print "n/a"; else printf "%.3f", a / b }'; }
 sc_mib() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
 for ((i = 0; i < ${#sc_phases[@]}; i++)); do
-	p=${sc_phases[$i]} label=${sc_labels[$i]}
+	label=${sc_labels[$i]}
 	report ""
-	report "#### Phase $((i + 1)): shared_buffers ${p%/*}, ${p#*/} row(s) per transaction, $ULID_BENCH_SCALE_INSERTS inserts per key"
+	report "#### Phase $((i + 1)): shared_buffers ${sc_sb[$i]}, ${sc_rpt[$i]} row(s) per transaction, ${sc_ins[$i]} inserts per key"
 	report ""
 	report "| key | rows/s | / bigserial | / uuid v4 | reads/s | read p50 ms | read p99 ms | primary key MiB | / uuid v4 | table MiB | leaf density % | leaf pages added per 10k rows | WAL bytes per 1k rows | WAL records per 1k | full-page images per 1k | index hit % | table hit % | load |"
 	report "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
@@ -310,7 +314,7 @@ done
 command -v gnuplot >/dev/null || return 0
 sc_h() { awk -v n="$1" 'BEGIN { if (n >= 1e6 && n % 1e6 == 0) printf "%dM", n / 1e6; else if (n >= 1e3 && n % 1e3 == 0) printf "%dk", n / 1e3; else print n }'; }
 for ((i = 0; i < ${#sc_phases[@]}; i++)); do
-	p=${sc_phases[$i]} label=${sc_labels[$i]}
+	label=${sc_labels[$i]}
 	plot=""
 	for k in "${sc_names[@]}"; do
 		# means over 5 seconds
@@ -321,7 +325,7 @@ for ((i = 0; i < ${#sc_phases[@]}; i++)); do
 	gnuplot 2>>"$sc_dir/gnuplot.log" <<GP
 set terminal pngcairo size 900,480 noenhanced
 set output '$BENCH_OUT/scale_rate_$label.png'
-set title 'Inserts into $(sc_h "$SC_ROWS")+ rows: $SC_SESS sessions, ${p#*/} row(s) per transaction, shared_buffers ${p%/*}'
+set title '$(sc_h "${sc_ins[$i]}") inserts into $(sc_h "$SC_ROWS")+ rows: $SC_SESS sessions, ${sc_rpt[$i]} row(s) per transaction, shared_buffers ${sc_sb[$i]}'
 set xlabel 'seconds of inserting ($SC_ROUNDS slices end to end; means over 5 s)'
 set ylabel 'rows per second'
 set yrange [0:*]
@@ -343,7 +347,7 @@ for ((i = 0; i < ${#sc_labels[@]}; i++)); do plot+=", '' using $((i + 3)) title 
 gnuplot 2>>"$sc_dir/gnuplot.log" <<GP
 set terminal pngcairo size 900,480 noenhanced
 set output '$BENCH_OUT/scale_index.png'
-set title 'Primary key size: $(sc_h "$SC_ROWS") rows grown, then $(sc_h "$ULID_BENCH_SCALE_INSERTS") inserts per phase from $SC_SESS sessions'
+set title 'Primary key size: $(sc_h "$SC_ROWS") rows grown, then the inserts of each phase from $SC_SESS sessions'
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
@@ -351,7 +355,7 @@ set boxwidth 0.9
 set ylabel 'MiB'
 set yrange [0:*]
 set xtics rotate by -20
-set key top left
+set key outside bottom center horizontal
 set grid ytics
 plot $plot
 GP
