@@ -15,6 +15,37 @@ bench_queries "Text output of $N values" \
 	out_ulid "SELECT count(u::text) FROM io_t" \
 	out_floor_uuid "SELECT count(v) FROM io_t" \
 	out_uuid "SELECT count(v::text) FROM io_t"
+# Text output paired by round (issue 34): the output functions called
+# directly (ulid_out(u), uuid_out(v): the function and its call) and the
+# casts to text (which add textin, alike for both), each net of the plain
+# column's count in the same round.  Per measure the median (min-max) of the
+# rounds' ratios, and the ratio of the best rounds (the least disturbed by
+# other load), in wall and in the backend's CPU ms.
+bench_psql -F ' ' -c "SELECT name, round, ms, coalesce(cpu_ms, 0) FROM bench_rounds(
+	ARRAY['fu', 'fn_u', 'cast_u', 'fv', 'fn_v', 'cast_v'], ARRAY['SELECT count(u) FROM io_t',
+	'SELECT count(ulid_out(u)) FROM io_t', 'SELECT count(u::text) FROM io_t', 'SELECT count(v) FROM io_t',
+	'SELECT count(uuid_out(v)) FROM io_t', 'SELECT count(v::text) FROM io_t'], ARRAY['', '', '', '', '', ''],
+	$ULID_BENCH_REPS)" >"$BENCH_OUT/out_rounds.txt"
+out_paired() { # MEASURE (fn, cast) COLUMN (3 wall, 4 CPU): "median (min-max); best"
+	awk -v m="$1" -v c="$2" '{ x[$2, $1] = $c; r[$2] = 1
+			if (!($1 in best) || $c < best[$1]) best[$1] = $c }
+		END { for (k in r) if (x[k, m "_v"] > x[k, "fv"]) a[++n] = (x[k, m "_u"] - x[k, "fu"]) / (x[k, m "_v"] - x[k, "fv"])
+			for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+			d = best[m "_v"] - best["fv"]
+			if (n && d > 0) printf "%.3f (%.3f-%.3f); %.3f\n", (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2, a[1], a[n],
+				(best[m "_u"] - best["fu"]) / d
+			else print "n/a (n/a); n/a" }' "$BENCH_OUT/out_rounds.txt"
+}
+report ""
+report "#### Text output paired by round ($ULID_BENCH_REPS rounds of $N values): ulid / uuid, net of the column's count"
+report ""
+report "| measure | wall: median of the rounds' ratios (min-max); best rounds | CPU: the same |"
+report "|---|---:|---:|"
+for m in "fn|the output function: \`ulid_out(u)\` / \`uuid_out(v)\`" "cast|the cast: \`u::text\` / \`v::text\`"; do
+	MED[out_${m%%|*}_wall]=$(out_paired "${m%%|*}" 3)
+	MED[out_${m%%|*}_cpu]=$(out_paired "${m%%|*}" 4)
+	report "| ${m#*|} | ${MED[out_${m%%|*}_wall]} | ${MED[out_${m%%|*}_cpu]} |"
+done
 bench_queries "Text input of $N values" \
 	in_floor_ulid "SELECT count(ut) FROM io_t" \
 	in_ulid "SELECT count(ut::ulid) FROM io_t" \
@@ -72,6 +103,7 @@ MED[in_uuid_net]=$(awk -v a="${MED[in_uuid]}" -v f="${MED[in_floor_uuid]}" 'BEGI
 summary ns_out_ulid "text output: \`ulid_out\`, net ns per value" "$(net_ns out_ulid out_floor_ulid "$N")"
 summary ns_out_uuid "text output: core \`uuid_out\`, net ns per value" "$(net_ns out_uuid out_floor_uuid "$N")"
 summary ratio_out "text output, \`ulid_out\` / \`uuid_out\`, time" "$(ratio out_ulid_net out_uuid_net)x"
+summary ratio_out_fn "\`ulid_out\` / \`uuid_out\` called directly, wall: median of paired rounds (range); best rounds" "${MED[out_fn_wall]}"
 summary ns_in_ulid "text input: \`ulid_in\`, net ns per value" "$(net_ns in_ulid in_floor_ulid "$N")"
 summary ns_in_uuid "text input: core \`uuid_in\`, net ns per value" "$(net_ns in_uuid in_floor_uuid "$N")"
 summary ratio_in "text input, \`ulid_in\` / \`uuid_in\`, time" "$(ratio in_ulid_net in_uuid_net)x"
@@ -79,6 +111,8 @@ summary ratio_sort "sort $N shuffled random values, ulid / uuid" "$(ratio sort_u
 summary ratio_insert_v4 "INSERT $N rows, \`DEFAULT gen_ulid()\` / \`DEFAULT gen_random_uuid()\`" "$(ratio ins_ulid ins_uuid)x"
 target "text output, net ns/value ($(net_ns out_ulid out_floor_ulid "$N") vs $(net_ns out_uuid out_floor_uuid "$N"))" \
 	"$(ratio out_ulid_net out_uuid_net)" 0.5
+target "\`ulid_out\` / \`uuid_out\`, wall, median of paired rounds" "${MED[out_fn_wall]%% *}" 0.6
+target "\`ulid_out\` / \`uuid_out\`, wall, best rounds" "${MED[out_fn_wall]##*; }" 0.6
 target "text input, net ns/value ($(net_ns in_ulid in_floor_ulid "$N") vs $(net_ns in_uuid in_floor_uuid "$N"))" \
 	"$(ratio in_ulid_net in_uuid_net)" 0.25
 target "sort $N shuffled values (${MED[sort_ulid]} vs ${MED[sort_uuid]} ms)" "$(ratio sort_ulid sort_uuid)" 1.0

@@ -5,7 +5,7 @@
 # values.  Times: every query once per round, the order
 # rotated, ratios paired per round and their median reported.  Instructions:
 # callgrind of the load phase (which makes the abbreviated keys) and of the
-# sort phase, in a single-user backend.  Sourced by test/bench/run.sh.
+# sort phase, and of a whole CREATE INDEX (btbuild), in a single-user backend.  Sourced by test/bench/run.sh.
 #   ULID_BENCH_SORT_N     values per table (default 2 x ULID_BENCH_N)
 #   ULID_BENCH_SORT_CG_N  values of the callgrind sorts (default 500000; 0: none)
 SN=${ULID_BENCH_SORT_N:-$((2 * ULID_BENCH_N))}
@@ -18,11 +18,19 @@ SORT_KINDS=(
 	"random|ulid|gen_random_ulid()"
 	"v4|uuid|gen_random_uuid()"
 )
-sort_tables_sql() { # N: the SQL that makes one shuffled table per kind
+# sort_tables_sql N: the SQL that makes, per kind, N values shuffled (the
+# same permutation for every kind) in two one-column tables, srt_KIND_u
+# (as ulid) and srt_KIND_v (as uuid), so that every sort and index build
+# reads its values from the first column of a table of the same shape
+sort_tables_sql() {
 	local spec kind type gen
 	for spec in "${SORT_KINDS[@]}"; do
 		IFS='|' read -r kind type gen <<<"$spec"
+		echo "SELECT setseed(0.5);"
 		echo "CREATE TABLE srt_$kind AS SELECT x::ulid AS u, x::uuid AS v FROM (SELECT $gen AS x FROM generate_series(1, $1)) s ORDER BY random();"
+		echo "CREATE TABLE srt_${kind}_u AS SELECT u FROM srt_$kind;"
+		echo "CREATE TABLE srt_${kind}_v AS SELECT v FROM srt_$kind;"
+		echo "DROP TABLE srt_$kind;"
 	done
 }
 
@@ -67,7 +75,7 @@ report "medians over $ULID_BENCH_REPS rounds of wall ms (min-max) and of the bac
 report "disturbed by other load on a shared machine), and the medians of the per-round ratios."
 
 # --- sorts ---------------------------------------------------------------------
-sort_q() { echo "SELECT count(*) FROM (SELECT $2 FROM srt_$1 ORDER BY $2 OFFSET 0) s"; } # KIND COLUMN
+sort_q() { echo "SELECT count(*) FROM (SELECT $2 FROM srt_$1_$2 ORDER BY $2 OFFSET 0) s"; } # KIND COLUMN
 rows=$BENCH_OUT/sort_rounds.txt
 sort_rounds "$rows" \
 	fresh "$(sort_q fresh u)" "" fresh_core "$(sort_q fresh v)" "" \
@@ -75,7 +83,7 @@ sort_rounds "$rows" \
 	random "$(sort_q random u)" "" random_core "$(sort_q random v)" "" \
 	v4 "$(sort_q v4 v)" ""
 # --- index builds (in memory, no parallel workers) ------------------------------
-idx_q() { echo "CREATE INDEX srt_$1_i ON srt_$1 ($2)"; } # KIND COLUMN
+idx_q() { echo "CREATE INDEX srt_$1_i ON srt_$1_$2 ($2)"; } # KIND COLUMN
 irows=$BENCH_OUT/index_rounds.txt
 sort_rounds "$irows" \
 	fresh "$(idx_q fresh u)" "DROP INDEX srt_fresh_i" fresh_core "$(idx_q fresh v)" "DROP INDEX srt_fresh_i" \
@@ -110,7 +118,7 @@ report "|---|---:|---|"
 target "sort of fresh gen_ulid() values / uuid v4, CPU (wall: ${MED[sort_fresh_vs_v4]}x)" "${MED[sort_fresh_vs_v4_cpu]}" 1.0
 target "sort of gen_random_ulid() values / the same with 1.0's sortsupport, CPU" "${MED[sort_random_vs_core_cpu]}" 1.0
 target "CREATE INDEX on fresh gen_ulid() values / uuid v4, CPU (wall: ${MED[index_fresh_vs_v4]}x)" "${MED[index_fresh_vs_v4_cpu]}" 1.0
-bench_psql -q -c "DROP TABLE srt_fresh, srt_monotonic, srt_random, srt_v4" >/dev/null
+bench_psql -q -c "DROP TABLE srt_fresh_u, srt_fresh_v, srt_monotonic_u, srt_monotonic_v, srt_random_u, srt_random_v, srt_v4_u, srt_v4_v" >/dev/null
 
 # --- instructions of the sort (callgrind, single-user backend) -----------------
 [ "$SCG_N" -gt 0 ] || return 0
@@ -158,3 +166,41 @@ for k in fresh monotonic random; do
 	done
 done
 report "| uuid v4, core's | $(awk -v c="$v4_conv" 'BEGIN { printf "%.1fM", c / 1e6 }') | $(awk -v s="$v4_sort" 'BEGIN { printf "%.1fM", s / 1e6 }') | 1 |"
+
+# CREATE INDEX (issue 34): collection on inside btbuild (the heap scan that
+# makes the abbreviated keys, the sort and writing the pages), as timed above
+# (fresh ids in their ulid column and with 1.0's sortsupport in the uuid
+# column, uuid v4 values in a uuid column)
+scg_build() { # NAME KIND COLUMN: Ir of btbuild
+	local out=$scg_dir/callgrind.build.$1.out
+	printf '%s\n' "SET maintenance_work_mem = '1GB'" "SET max_parallel_maintenance_workers = 0" \
+		"CREATE INDEX srt_$2_b ON srt_$2_$3 ($3)" "DROP INDEX srt_$2_b" |
+		scg_single valgrind --tool=callgrind --collect-atstart=no --toggle-collect=btbuild \
+			--callgrind-out-file="$out" >"$scg_dir/build.$1.log" 2>&1 || {
+		tail -20 "$scg_dir/build.$1.log" >&2
+		exit 1
+	}
+	callgrind_annotate --inclusive=yes --threshold=100 "$out" 2>/dev/null |
+		awk '/btbuild/ { gsub(",", "", $1); print $1; exit }'
+}
+v4_build=$(scg_build v4 v4 v)
+fresh_build=$(scg_build fresh fresh u)
+core_build=$(scg_build fresh_core fresh v)
+[ -n "$v4_build" ] && [ -n "$fresh_build" ] && [ -n "$core_build" ] || {
+	echo "bench: no instruction count of an index build" >&2
+	exit 1
+}
+build_vs_v4=$(awk -v a="$fresh_build" -v b="$v4_build" 'BEGIN { printf "%.4f", a / b }')
+report ""
+report "#### Instructions of one CREATE INDEX on $SCG_N shuffled values (callgrind, inside btbuild)"
+report ""
+report "| values, sortsupport | Ir | / uuid v4 |"
+report "|---|---:|---:|"
+for row in "fresh, ulid's|$fresh_build" "fresh, core's (1.0)|$core_build" "uuid v4, core's|$v4_build"; do
+	report "| ${row%|*} | $(awk -v a="${row#*|}" -v b="$v4_build" 'BEGIN { printf "%.1fM | %.4fx", a / 1e6, a / b }') |"
+done
+report ""
+report "| index build target | value | verdict |"
+report "|---|---:|---|"
+target "CREATE INDEX on fresh gen_ulid() values / uuid v4, instructions" "$build_vs_v4" 1.0
+summary ir_build_fresh_v4 "CREATE INDEX on $SCG_N shuffled fresh ids / uuid v4, instructions" "${build_vs_v4}x"

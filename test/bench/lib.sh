@@ -131,7 +131,7 @@ ratio() {
 target() {
 	local verdict
 	verdict=$(awk -v v="$2" -v l="$3" 'BEGIN {
-		if (v == "n/a") print "n/a";
+		if (v == "n/a" || v == "") print "n/a";
 		else if (l < 0) print (v >= -l ? "meets" : "MISSES") " (at least " (0 - l) "x)";
 		else print (v <= l ? "meets" : "MISSES") " (at most " l "x)" }')
 	report "| $1 | ${2}x | $verdict |"
