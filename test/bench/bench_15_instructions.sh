@@ -56,14 +56,18 @@ pg_new cg "ulid.node_id = 1" "ulid.node_ids = '2'" || exit 1
 cg_single() { # postgres --single with SQL on stdin, one statement a line
 	as_pg "$@" "$PG_BIN/postgres" --single -D "$(pg_data cg)" postgres
 }
-cg_single <<SQL >"$cg_dir/setup.log" 2>&1 || { cat "$cg_dir/setup.log" >&2; exit 1; }
+cg_setup() { # LOG: cg_single with the SQL on stdin; exits the benchmark on a failure or an ERROR
+	cg_single >"$1" 2>&1 && ! grep -q 'ERROR' "$1" && return 0
+	cat "$1" >&2
+	exit 1
+}
+cg_setup "$cg_dir/setup.log" <<SQL
 CREATE EXTENSION ulid
 CREATE FUNCTION bench_floor() RETURNS uuid AS '$cg_dir/bench_floor.so', 'bench_floor' LANGUAGE C VOLATILE
 CREATE SEQUENCE cg_seq
 CREATE TABLE cg_t AS SELECT u, u::uuid AS v, u::text AS ut, u::uuid::text AS vt, ulid_to_base62(u) AS b62, ulid_to_typeid(u, 'user') AS tid FROM (SELECT gen_random_ulid() AS u FROM generate_series(1, $CG_N)) s
 CREATE TABLE cg_sf AS SELECT id, radix_encode(id) AS r62, snowflake_encode(id, 'snowflake_ms', '$CG_THREE') AS three FROM (SELECT snowflake_pack('snowflake_ms', now() - g * interval '1.7 s', g % 1024, g % 4096) AS id FROM generate_series(1, $CG_N) g) s
 SQL
-grep -q 'ERROR' "$cg_dir/setup.log" && { cat "$cg_dir/setup.log" >&2; exit 1; }
 
 # ROW|C function to toggle on|SQL calling it CG_N times[|alone]
 # (The drop-in names are called schema-qualified: on 18+ an unqualified

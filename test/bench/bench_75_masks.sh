@@ -193,11 +193,10 @@ for k in b32h_enc b32h_dec sqids_enc sqids_dec; do
 done
 
 if declare -F cg_pass >/dev/null; then
-	cg_single <<SQL >"$cg_dir/masks-setup.log" 2>&1 || { cat "$cg_dir/masks-setup.log" >&2; exit 1; }
+	cg_setup "$cg_dir/masks-setup.log" <<SQL
 SELECT ulid_key_create('bench', '\\x000102030405060708090a0b0c0d0e0f')
 CREATE TABLE cg_mask AS SELECT u, u::uuid AS v7, uuidv47_encode(u::uuid, 'bench') AS facade, ulid_mask(u, 'bench') AS um, snowflake_pack('twitter', ulid_time(u), i % 1024, i % 4096) AS sf, ulid_to_base32hex(u) AS b32h, ARRAY[i::bigint] AS nums, sqids_encode(ARRAY[i::bigint]) AS sq FROM (SELECT gen_uuidv7()::ulid AS u, i FROM generate_series(1, $CG_N) i) s
 SQL
-	grep -q 'ERROR' "$cg_dir/masks-setup.log" && { cat "$cg_dir/masks-setup.log" >&2; exit 1; }
 	MASK_ROWS=(
 		"uuidv47_encode|ulid_uuidv47_encode_sql|SELECT count(uuidv47_encode(v7, 'bench')) FROM cg_mask"
 		"uuidv47_decode|ulid_uuidv47_decode_sql|SELECT count(uuidv47_decode(facade, 'bench')) FROM cg_mask"
