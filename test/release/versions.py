@@ -8,9 +8,10 @@ prints one line per disagreement; exit status 1 when there is any:
 
 - ulid.control's default_version X.Y is the version under work;
 - META.json (PGXN Meta Spec 1.0.0): "version" and provides.ulid.version are
-  the same X.Y.Z, whose X.Y is default_version; release_status is "stable"
-  when CHANGELOG.md dates X.Y, else "unstable" or "testing"; the fields
-  PGXN requires are there;
+  the same, X.Y.Z once CHANGELOG.md dates X.Y (release_status "stable"),
+  X.Y.Z-dev before (a development snapshot, which sorts below the release;
+  release_status "unstable" or "testing"), X.Y being default_version; the
+  fields PGXN requires are there;
 - CHANGELOG.md: its first "## " heading is X.Y, every heading is
   "## A.B (YYYY-MM[-DD])" or, for X.Y alone, "## X.Y (unreleased)", newest
   first;
@@ -19,12 +20,16 @@ prints one line per disagreement; exit status 1 when there is any:
   and each version has the update script from the one before;
 - README.md names every released version in bold in its Upgrades section
   and shows `-- X.Y` as the extversion an update ends on; the bundle and
-  package files it names are X.Y.Z's, and the release it clones the latest;
+  package files it names are META.json's version's; the release it checks
+  out (`git checkout COMMIT  # A.B`) is the latest in the release table, and
+  it names no tag (`--branch vA.B.C`) the table does not say exists;
 - test/README.md's release table has a row per released version with the
-  commit it was released at; with git, that commit's ulid.control says that
-  version and the commit's sql/ulid.sql is the frozen script (but for its
-  header comment);
-- debian/changelog (when there is one) is at X.Y.Z.
+  commit it was released at (the release commit itself, where X.Y is dated
+  and ulid.control still says X.Y, cannot name itself: the next commit adds
+  its row); with git, that commit's ulid.control says that version and the
+  commit's sql/ulid.sql is the frozen script (but for its header comment);
+- debian/changelog (when there is one) is at META.json's version, a
+  snapshot's X.Y.Z-dev written X.Y.Z~dev (Debian's "sorts before").
 """
 import json
 import os
@@ -96,8 +101,11 @@ if meta:
     if meta.get("meta-spec", {}).get("version") != "1.0.0":
         bad("META.json: meta-spec version is not 1.0.0")
     mv = meta.get("version", "")
-    if not re.fullmatch(r"\d+\.\d+\.\d+", mv) or mv.rsplit(".", 1)[0] != current:
-        bad(f"META.json: version {mv!r} is not {current}.N (ulid.control's default_version {current})")
+    want_form = r"\d+\.\d+\.\d+" if current_date else r"\d+\.\d+\.\d+-dev"
+    if not re.fullmatch(want_form, mv) or mv.split("-")[0].rsplit(".", 1)[0] != current:
+        bad(f"META.json: version {mv!r} is not {current}.N" + ("" if current_date else "-dev")
+            + f" (ulid.control's default_version {current}, "
+            + (f"released {current_date})" if current_date else "unreleased: a development snapshot)"))
     pv = meta.get("provides", {}).get("ulid", {}).get("version")
     if pv != mv:
         bad(f"META.json: provides.ulid.version {pv!r} differs from version {mv!r}")
@@ -151,23 +159,34 @@ else:
             and not re.search(r"not yet released|unreleased", text):
         bad(f"README.md: Upgrades calls {current} released, CHANGELOG.md does not date it")
 
-# the files named in Installation: this version's bundle and package, the
-# latest release's tag
-for m in re.finditer(r"ulid-(\d+\.\d+\.\d+)\.zip|postgresql-\d+-ulid_(\d+\.\d+\.\d+)-", readme):
-    if (m.group(1) or m.group(2)) != meta.get("version"):
-        bad(f"README.md: names {m.group(0)}, but META.json's version is {meta.get('version')}")
-for tag in set(re.findall(r"--branch v(\d+\.\d+)\.\d+", readme)):
-    if not released_versions or tag != released_versions[0]:
-        bad(f"README.md: installs the release v{tag}.N, but the latest release is {released_versions[0] if released_versions else 'none'}")
-
 # --- test/README.md: the commit of each release ------------------------------------
 tr = read("test/README.md")
 rows = dict(re.findall(r"^\| (\d+\.\d+) \| [^|]*\| ([0-9a-f]{7,40}) \|", tr, re.M))
+tags = {v for v, t in re.findall(r"^\| (\d+\.\d+) \| [^|]*\| [0-9a-f]{7,40} \| ([^|]*)\|", tr, re.M)
+        if "not yet" not in t and "v" in t}
 git = os.path.exists(os.path.join(root, ".git"))
+
+# the files named in Installation: this version's bundle and package (a
+# snapshot's too); the release it checks out, the latest in the table; no tag
+# that does not exist
+deb_version = meta.get("version", "").replace("-dev", "~dev")
+for m in re.finditer(r"ulid-(\d+\.\d+\.\d+(?:-dev)?)\.zip|postgresql-\d+-ulid_(\d+\.\d+\.\d+(?:~dev)?)-", readme):
+    if m.group(1) and m.group(1) != meta.get("version") or m.group(2) and m.group(2) != deb_version:
+        bad(f"README.md: names {m.group(0)}, but META.json's version is {meta.get('version')}")
+listed = [v for v in released_versions if v in rows]
+for c, v in re.findall(r"git checkout ([0-9a-f]{7,40}) +# (\d+\.\d+)", readme):
+    if not listed or v != listed[0] or not rows[v].startswith(c) and not c.startswith(rows[v]):
+        bad(f"README.md: checks out {c} as {v}, but the latest release in test/README.md's table is "
+            + (f"{listed[0]} at {rows[listed[0]]}" if listed else "none"))
+for tag in set(re.findall(r"(?:--branch|checkout) v(\d+\.\d+)\.\d+", readme)):
+    if tag not in tags:
+        bad(f"README.md: names the tag v{tag}.N, which test/README.md's release table does not say exists")
+
 for v in released_versions:
     c = rows.get(v)
     if not c:
-        bad(f"test/README.md: the release table has no commit for {v}")
+        if v != current:
+            bad(f"test/README.md: the release table has no commit for {v}")
         continue
     if not git:
         continue
@@ -190,9 +209,9 @@ for v in rows:
 
 # --- debian/changelog ---------------------------------------------------------------
 if os.path.exists(os.path.join(root, "debian", "changelog")):
-    dm = re.match(r"\S+ \((\d+\.\d+\.\d+)-[^)]+\)", read("debian/changelog"))
-    if not dm or dm.group(1) != meta.get("version"):
-        bad(f"debian/changelog: the first entry is {dm.group(1) if dm else '?'}, META.json says {meta.get('version')}")
+    dm = re.match(r"\S+ \((\d+\.\d+\.\d+(?:~dev)?)-[^)]+\)", read("debian/changelog"))
+    if not dm or dm.group(1) != deb_version:
+        bad(f"debian/changelog: the first entry is {dm.group(1) if dm else '?'}, META.json says {meta.get('version')} ({deb_version} in Debian's form)")
 
 for p in problems:
     print(p)

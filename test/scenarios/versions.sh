@@ -52,8 +52,13 @@ mutant() {
 }
 
 current=$(sed -n "s/^default_version *= *'\(.*\)'/\1/p" "$ULID_ROOT/ulid.control")
-mutant meta_version '^META.json: version' 's/"version": "[0-9.]+",$/"version": "0.9.0",/' META.json
-mutant provides_version '^META.json: provides' '0,/"version": "[0-9.]+"/! s/"version": "[0-9.]+"$/"version": "0.9.0"/' META.json
+mutant meta_version '^META.json: version' 's/"version": "[0-9.]+(-dev)?",$/"version": "0.9.0",/' META.json
+if grep -q '"version": "[0-9.]*-dev"' "$ULID_ROOT/META.json"; then
+	mutant snapshot_named_as_release '^META.json: version' 's/"version": "([0-9.]+)-dev"/"version": "\1"/g' META.json
+else
+	mutant release_named_as_snapshot '^META.json: version' 's/"version": "([0-9.]+)"/"version": "\1-dev"/g' META.json
+fi
+mutant provides_version '^META.json: provides' '0,/"version": "[0-9.]+(-dev)?"/! s/"version": "[0-9.]+(-dev)?"$/"version": "0.9.0"/' META.json
 mutant release_status '^META.json: release_status' 's/"release_status": "[a-z]+"/"release_status": "stable"/' META.json
 mutant no_repository '^META.json: resources.repository' '/"repository"/,/}/ s/"url":/"urlx":/' META.json
 mutant control '^CHANGELOG.md: the first heading' "s/^default_version = .*/default_version = '9.9'/" ulid.control
@@ -62,18 +67,19 @@ mutant changelog_undated_release '^CHANGELOG.md: 1.0 is not the newest' 's/^## 1
 mutant changelog_order '^CHANGELOG.md: versions not newest first' 's/^## 1\.0 /## 1.9 /' CHANGELOG.md
 mutant readme_extversion '^README.md: Upgrades does not show extversion' "/WHERE extname = 'ulid';\$/{n;s/^-- .*/-- 0.9/}" README.md
 mutant readme_released '^README.md: Upgrades does not name the released version \*\*1.0\*\*' 's/\*\*1\.0\*\*/1.0/' README.md
-mutant readme_bundle '^README.md: names ulid-0.9.0.zip' 's/ulid-[0-9.]+[0-9]\.zip/ulid-0.9.0.zip/' README.md
-mutant readme_package '^README.md: names postgresql-15-ulid_0.9.0-' 's/postgresql-15-ulid_[0-9.]+-/postgresql-15-ulid_0.9.0-/' README.md
-mutant readme_release_tag '^README.md: installs the release v1.0' 's/--branch v[0-9.]+/--branch v1.0.0/' README.md
+mutant readme_bundle '^README.md: names ulid-0.9.0.zip' 's/ulid-[0-9.]+[0-9](-dev)?\.zip/ulid-0.9.0.zip/' README.md
+mutant readme_package '^README.md: names postgresql-15-ulid_0.9.0-' 's/postgresql-15-ulid_[0-9.]+(~dev)?-/postgresql-15-ulid_0.9.0-/' README.md
+mutant readme_tag_missing '^README.md: names the tag v1.1' 's/^git clone https/git clone --branch v1.1.0 https/' README.md
+c10=$(sed -nE 's/^\| 1\.0 \| [^|]*\| ([0-9a-f]+) \|.*/\1/p' "$ULID_ROOT/test/README.md")
+mutant readme_checkout '^README.md: checks out' "s/^git checkout [0-9a-f]+ /git checkout $c10 /" README.md
 mutant table_missing '^test/README.md: the release table has no commit for 1.1' '/^\| 1\.1 \|/d' test/README.md
 mutant frozen_missing '^sql/: released 1.0 has no frozen' rm sql/ulid--1.0.sql
 mutant update_missing '^sql/: no update script' rm "sql/ulid--1.0--1.1.sql"
 if [ -e "$ULID_ROOT/.git" ]; then
-	c10=$(sed -nE 's/^\| 1\.0 \| [^|]*\| ([0-9a-f]+) \|.*/\1/p' "$ULID_ROOT/test/README.md")
 	mutant table_commit "^test/README.md: at 1.1's commit $c10 ulid.control says 1.0" "s/^(\\| 1\\.1 \\| [^|]*\\| )[0-9a-f]+/\\1$c10/" test/README.md
 else
 	skip "versions: the release commits (no git repository in this copy)"
 fi
 if [ -d "$ULID_ROOT/debian" ]; then
-	mutant debian_changelog '^debian/changelog' '1 s/\(([0-9.]+)-/(0.9.0-/' debian/changelog
+	mutant debian_changelog '^debian/changelog' '1 s/\(([0-9.]+)(~dev)?-/(0.9.0-/' debian/changelog
 fi
