@@ -40,12 +40,12 @@
  * no expression, for text the "C" collation), backwards from its end,
  * passing over entries that are not ids of the generator (a restored
  * sentinel: counted and named in a WARNING) up to INDEX_PASS_MAX of them;
- * else, or past that many, by scanning the table.  Either way it is C code of PostgreSQL's access
- * methods and this extension, and the read runs as the table's owner in a
- * security-restricted operation (SetUserIdAndSecContext, as VACUUM and
- * REINDEX do) all the same.  Row security does not apply: the real maximum
- * is read.  A foreign table or partition is skipped with a WARNING (reading
- * it would run its wrapper).
+ * else, or past that many, by scanning the table.  Either way it is C code of
+ * PostgreSQL's access methods and this extension, and the read runs as the
+ * table's owner in a security-restricted operation (SetUserIdAndSecContext,
+ * as VACUUM and REINDEX do) all the same.  Row security does not apply: the
+ * real maximum is read.  A foreign table or partition is skipped with a
+ * WARNING (reading it would run its wrapper).
  *
  * ALL OR NOTHING
  * Every column is read and every advance worked out first; then one call
@@ -76,6 +76,7 @@
 #include "utils/ruleutils.h"
 #include "commands/defrem.h"
 #include "funcapi.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
 #include "parser/parse_func.h"
@@ -411,8 +412,7 @@ pass_over(Passed *passed, ReadKind rk, Datum d)
 		char	   *t = rk == READ_INT8 ? psprintf(INT64_FORMAT, DatumGetInt64(d)) :
 			text_to_cstring(DatumGetTextPP(d));
 
-		if (strlen(t) > 40)
-			t[40] = '\0';		/* an example, not the whole value */
+		t[pg_mbcliplen(t, strlen(t), 40)] = '\0';	/* an example, not all of it */
 		passed->example = t;
 	}
 	return false;

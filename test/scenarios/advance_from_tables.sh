@@ -148,14 +148,18 @@ sql mdb -U mallory -c "DROP TABLE t_pred, t_expr, t_rls, t_opc, t_opc8, t_part" 
 # --- 2. all or nothing, and never exhaustion --------------------------------
 # 70 columns with layouts of their own (a tenant's), one row of packed ids
 # 10 minutes ahead: the superuser names the table (issue 40: trusted)
-cols=""
-vals=""
-for i in $(seq 0 69); do
-	lay="custom(time=41:ms:$((1500000000000 + i * 1000)), fields=shard:10, sequence=12, sign=false)"
-	cols="$cols, c$i bigint DEFAULT snowflake_next('$lay')"
-	vals="$vals, snowflake_pack('$lay', clock_timestamp() + interval '10 minutes', 7, 0)"
-done
-sql mdb -U mallory -c "CREATE TABLE many (id int$cols)" -c "INSERT INTO many VALUES (1$vals)" >/dev/null
+# tenant_columns TABLE N WHEN: mallory's TABLE of N bigint columns, each with
+# a layout of its own (a state each), and one row of ids at the clock + WHEN
+tenant_columns() {
+	local cols="" vals="" lay
+	for i in $(seq 0 $(($2 - 1))); do
+		lay="custom(time=41:ms:$((1500000000000 + i * 1000)), fields=shard:10, sequence=12, sign=false)"
+		cols="$cols, c$i bigint DEFAULT snowflake_next('$lay')"
+		vals="$vals, snowflake_pack('$lay', clock_timestamp() + interval '$3', 7, 0)"
+	done
+	sql mdb -U mallory -c "CREATE TABLE $1 (id int$cols)" -c "INSERT INTO $1 VALUES (1$vals)" >/dev/null
+}
+tenant_columns many 70 '10 minutes'
 before=$(sql mdb -c "SELECT count(*) FROM ulid_generator_state WHERE state_floor IS NOT NULL")
 lines=$(wc -l <"$(pg_data $S)/ulid_floor")
 case $(sqlstate_of $S mdb "SELECT count(*) FROM ulid_advance_from_tables(trusted => '{many}')") in
@@ -312,14 +316,7 @@ sql mdb -U mallory -c "DROP TABLE push_m, push_t" >/dev/null
 # A4: 17 columns of distinct layouts with ids from an hour ago (more than
 # the 16 advanced states of this 64-state table may take) take no advanced
 # state: the call succeeds, and nothing is advanced
-cols=""
-vals=""
-for i in $(seq 0 16); do
-	lay="custom(time=41:ms:$((1500000000000 + i * 1000)), fields=shard:10, sequence=12, sign=false)"
-	cols="$cols, c$i bigint DEFAULT snowflake_next('$lay')"
-	vals="$vals, snowflake_pack('$lay', clock_timestamp() - interval '1 hour', 7, 0)"
-done
-sql mdb -U mallory -c "CREATE TABLE past (id int$cols)" -c "INSERT INTO past VALUES (1$vals)" >/dev/null
+tenant_columns past 17 '-1 hour'
 check "A4: 17 columns with ids from an hour ago on a 64-state table are advanced past, none refused" 17 \
 	"$(sql mdb -c "SELECT count(advanced_to) FROM ulid_advance_from_tables()" 2>&1)"
 check "A4: ... and their rows say they need no advanced state" 17 \
