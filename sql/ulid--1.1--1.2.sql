@@ -8,11 +8,16 @@
 -----------------------------------------------------------------------------
 -- ulid_advance_from_tables() in C: defaults matched on their expression
 -- trees, the largest value read without running any of the table owner's
--- code, every advance at once or none (src/advance_tables.c).
-CREATE OR REPLACE FUNCTION ulid_advance_from_tables(margin interval DEFAULT '0', include_far_ahead boolean DEFAULT false)
-RETURNS TABLE (table_name regclass, column_name name, generator text, advanced_to text)
+-- code, every advance at once or none (src/advance_tables.c).  Issue 40:
+-- it trusts no tenant (the trusted and exclude arguments, the note column).
+DROP FUNCTION ulid_advance_from_tables(interval, boolean);
+CREATE FUNCTION ulid_advance_from_tables(margin interval DEFAULT '0', include_far_ahead boolean DEFAULT false,
+        trusted regclass[] DEFAULT '{}', exclude regclass[] DEFAULT '{}', exclude_schemas regnamespace[] DEFAULT '{}')
+RETURNS TABLE (table_name regclass, column_name name, generator text, advanced_to text, note text)
 AS 'MODULE_PATHNAME', 'ulid_advance_from_tables'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION ulid_advance_from_tables(interval, boolean, regclass[], regclass[], regnamespace[]) IS 'after a restore or a logical move: advance every generator a column default calls above the column''s largest id plus margin; ids more than a minute ahead of the clock only for trusted tables (superuser only)';
+REVOKE ALL ON FUNCTION ulid_advance_from_tables(interval, boolean, regclass[], regclass[], regnamespace[]) FROM PUBLIC;
 
 -- ulid_floor_repair() can lower a floor on purpose
 DROP FUNCTION ulid_floor_repair(timestamptz);

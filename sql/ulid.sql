@@ -970,14 +970,17 @@ COMMENT ON FUNCTION uuidv7_upper(timestamptz) IS 'largest UUIDv7 of that millise
 -- the column's largest value (plus margin), all at once or not at all.  In
 -- C (src/advance_tables.c): the defaults are matched on their expression
 -- trees, never evaluated, and the largest value is read through the access
--- methods without running any code of the table's owner.
+-- methods without running any code of the table's owner.  Issue 40: it
+-- trusts no tenant (ids more than a minute ahead only from tables named in
+-- trusted; tables and schemas can be left out).
 -- PARALLEL UNSAFE: it advances (writes the floor file and WAL).
-CREATE FUNCTION ulid_advance_from_tables(margin interval DEFAULT '0', include_far_ahead boolean DEFAULT false)
-RETURNS TABLE (table_name regclass, column_name name, generator text, advanced_to text)
+CREATE FUNCTION ulid_advance_from_tables(margin interval DEFAULT '0', include_far_ahead boolean DEFAULT false,
+        trusted regclass[] DEFAULT '{}', exclude regclass[] DEFAULT '{}', exclude_schemas regnamespace[] DEFAULT '{}')
+RETURNS TABLE (table_name regclass, column_name name, generator text, advanced_to text, note text)
 AS 'MODULE_PATHNAME', 'ulid_advance_from_tables'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION ulid_advance_from_tables(interval, boolean) IS 'after a restore or a logical move: advance every generator a column default calls above the column''s largest id plus margin (superuser only)';
-REVOKE ALL ON FUNCTION ulid_advance_from_tables(interval, boolean) FROM PUBLIC;
+COMMENT ON FUNCTION ulid_advance_from_tables(interval, boolean, regclass[], regclass[], regnamespace[]) IS 'after a restore or a logical move: advance every generator a column default calls above the column''s largest id plus margin; ids more than a minute ahead of the clock only for trusted tables (superuser only)';
+REVOKE ALL ON FUNCTION ulid_advance_from_tables(interval, boolean, regclass[], regclass[], regnamespace[]) FROM PUBLIC;
 
 -----------------------------------------------------------------------------
 -- issue 23: the node ids of a Citus cluster

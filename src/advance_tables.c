@@ -7,13 +7,28 @@
  * WHAT IT READS
  * Every column of the current database whose default calls
  * gen_monotonic_ulid(), snowflake_next() or cosid80_next(), found in
- * pg_attrdef and matched on the stored expression tree (never on its text,
- * never evaluated): the generator call with constant arguments (a layout
- * literal, a node literal or none), under any of the built-in casts a column
- * type change leaves around it (::uuid, ::text, ::varchar and the like).
- * Columns of ordinary and partitioned tables (with every partition and
- * inheritance child); other defaults that call a generator are named in a
- * WARNING and skipped.
+ * pg_attrdef, or for a column without a default of its own, in its domain's
+ * (get_typdefault(), the default PostgreSQL uses), and matched on the stored
+ * expression tree (never on its text, never evaluated): the generator call
+ * with constant arguments (a layout literal, a node literal or none), under
+ * any of the built-in casts a column type change leaves around it (::uuid,
+ * ::text, ::varchar and the like) and the coercion to a domain.  Columns of
+ * ordinary and partitioned tables (with every partition and inheritance
+ * child); other defaults that call a generator are named in a WARNING and
+ * skipped.  Tables in exclude, or in a schema of exclude_schemas, are not
+ * read (their rows say "excluded").  A default's text is deparsed only for
+ * such a WARNING: deparsing costs as much as its table has columns, which
+ * made 9,000 columns in 9 tables take 85 s.
+ *
+ * IT TRUSTS NO TENANT
+ * gen_monotonic_ulid()'s state, and a Snowflake or COSID_80 state, is shared
+ * by every role that mints on it, so a table's owner must not steer it: a
+ * column whose largest id lies more than TRUST_AHEAD_MS (a minute) ahead of
+ * the clock is reported (WARNING with table, owner and id; the row's note)
+ * and left alone, unless its table is in trusted (or include_far_ahead).
+ * An advance to an id at or below the clock takes no advanced state
+ * (floors.c: the server-wide floor covers it), so it never counts towards
+ * the advanced states' share of the table.
  *
  * NO OWNER CODE RUNS
  * The superuser who calls it must gain nothing for a table's owner, and
@@ -22,13 +37,15 @@
  * the largest id is read without the planner or the executor: through the
  * table's own btree index on the column when it has one that PostgreSQL or
  * this extension defined (the type's default operator class, no predicate,
- * no expression, for text the "C" collation), backwards from its end; else
- * by scanning the table.  Either way it is C code of PostgreSQL's access
- * methods and this extension, and the read runs as the table's owner in a
- * security-restricted operation (SetUserIdAndSecContext, as VACUUM and
- * REINDEX do) all the same.  Row security does not apply: the real maximum
- * is read.  A foreign table or partition is skipped with a WARNING (reading
- * it would run its wrapper).
+ * no expression, for text the "C" collation), backwards from its end,
+ * passing over entries that are not ids of the generator (a restored
+ * sentinel: counted and named in a WARNING) up to INDEX_PASS_MAX of them;
+ * else, or past that many, by scanning the table.  Either way it is C code of
+ * PostgreSQL's access methods and this extension, and the read runs as the
+ * table's owner in a security-restricted operation (SetUserIdAndSecContext,
+ * as VACUUM and REINDEX do) all the same.  Row security does not apply: the
+ * real maximum is read.  A foreign table or partition is skipped with a
+ * WARNING (reading it would run its wrapper).
  *
  * ALL OR NOTHING
  * Every column is read and every advance worked out first; then one call
@@ -55,8 +72,11 @@
 #include "catalog/pg_inherits.h"
 #include "catalog/pg_opclass.h"
 #include "catalog/pg_type.h"
+#include "utils/array.h"
+#include "utils/ruleutils.h"
 #include "commands/defrem.h"
 #include "funcapi.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
 #include "parser/parse_func.h"
@@ -123,13 +143,17 @@ typedef struct IdVal
 typedef struct Column
 {
 	Oid			relid;
+	Oid			relnsp;
 	char	   *nspname;
 	char	   *relname;
 	AttrNumber	attnum;
 	char	   *attname;
 	Oid			typid;
 	GenKind		kind;			/* GEN_NONE: calls a generator otherwise */
-	char	   *def;			/* the default's text, for messages */
+	Node	   *expr;			/* the default's expression */
+	bool		on_domain;		/* the default is the column type's (a domain) */
+	Oid			domain;			/* that domain */
+	char	   *note;			/* the row's note: why it was not advanced */
 	sfl_layout	layout;			/* GEN_SNOWFLAKE */
 	bool		node_given;
 	int64		node;
@@ -137,7 +161,62 @@ typedef struct Column
 	char	   *advanced_to;	/* the row's value advanced to */
 } Column;
 
+/* values passed over as not ids of the column's generator */
+typedef struct Passed
+{
+	int64		n;
+	char	   *example;		/* the first one, for the WARNING */
+} Passed;
+
+/*
+ * How far ahead of the clock a column's largest id may lie and still be
+ * advanced to without the superuser naming its table: one minute, more
+ * than the clocks of two servers disagree by, far less than a tenant could
+ * gain by moving generators that every role shares.
+ */
+#define TRUST_AHEAD_MS	((int64) 60000)
+
+/* index entries passed over before the table is scanned instead */
+#define INDEX_PASS_MAX	10000
+
 /* ---- finding the columns ---------------------------------------------- */
+
+/* the tables or schemas named in an array argument */
+typedef struct OidSet
+{
+	Oid		   *oids;
+	int			n;
+} OidSet;
+
+static OidSet
+oid_set(FunctionCallInfo fcinfo, int arg)
+{
+	OidSet		set = {NULL, 0};
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n;
+	ArrayType  *a;
+
+	if (PG_ARGISNULL(arg))
+		return set;
+	a = PG_GETARG_ARRAYTYPE_P(arg);
+	deconstruct_array(a, ARR_ELEMTYPE(a), sizeof(Oid), true, TYPALIGN_INT,
+					  &elems, &nulls, &n);
+	set.oids = palloc(Max(n, 1) * sizeof(Oid));
+	for (int i = 0; i < n; i++)
+		if (!nulls[i])
+			set.oids[set.n++] = DatumGetObjectId(elems[i]);
+	return set;
+}
+
+static bool
+in_set(const OidSet *set, Oid oid)
+{
+	for (int i = 0; i < set->n; i++)
+		if (set->oids[i] == oid)
+			return true;
+	return false;
+}
 
 static Oid
 ext_func(Oid nsp, const char *name, int nargs, Oid *argtypes)
@@ -191,7 +270,8 @@ calls_generator(Node *node, void *context)
 
 /*
  * The expression inside the casts a column type change leaves: binary
- * relabelling, I/O conversion, a collation, and casts and length coercions
+ * relabelling, I/O conversion, a collation, the coercion to a column's
+ * domain (its constraints are not evaluated: nothing is), and casts and length coercions
  * through functions of PostgreSQL's own (never a function a user wrote).
  */
 static Node *
@@ -205,6 +285,8 @@ strip_casts(Node *n)
 			n = (Node *) ((CoerceViaIO *) n)->arg;
 		else if (IsA(n, CollateExpr))
 			n = (Node *) ((CollateExpr *) n)->arg;
+		else if (IsA(n, CoerceToDomain))
+			n = (Node *) ((CoerceToDomain *) n)->arg;	/* a domain-typed column */
 		else if (IsA(n, FuncExpr) &&
 				 ((FuncExpr *) n)->funcformat != COERCE_EXPLICIT_CALL &&
 				 ((FuncExpr *) n)->funcid < FirstGenbkiObjectId &&
@@ -321,9 +403,27 @@ layout_unsigned64(const sfl_layout *l)
 	return !l->sign && l->time_bits + l->node_bits + l->seq_bits == 64;
 }
 
-/* Keep v as the largest id if it is (and an id of the generator at all). */
-static void
-consider(IdVal *best, const Column *c, ReadKind rk, Datum d, int64 *foreign)
+/* Count d, which is no id of the column's generator, as passed over. */
+static bool
+pass_over(Passed *passed, ReadKind rk, Datum d)
+{
+	if (passed->n++ == 0)
+	{
+		char	   *t = rk == READ_INT8 ? psprintf(INT64_FORMAT, DatumGetInt64(d)) :
+			text_to_cstring(DatumGetTextPP(d));
+
+		t[pg_mbcliplen(t, strlen(t), 40)] = '\0';	/* an example, not all of it */
+		passed->example = t;
+	}
+	return false;
+}
+
+/*
+ * Keep d as the largest id if it is one (an id of the generator at all:
+ * returns whether it is; values that are not are counted in *passed).
+ */
+static bool
+consider(IdVal *best, const Column *c, ReadKind rk, Datum d, Passed *passed)
 {
 	IdVal		v = {0};
 
@@ -345,19 +445,13 @@ consider(IdVal *best, const Column *c, ReadKind rk, Datum d, int64 *foreign)
 				errno = 0;
 				v.i = strtoll(s, &end, 10);
 				if (errno != 0 || end == s || *end != '\0')
-				{
-					(*foreign)++;
-					return;
-				}
+					return pass_over(passed, rk, d);
 			}
 			{
 				sfl_parts	p;
 
 				if (sfl_unpack(&c->layout, (uint64) v.i, &p) != SFL_OK)
-				{
-					(*foreign)++;	/* outside the layout */
-					return;
-				}
+					return pass_over(passed, rk, d);	/* outside the layout */
 			}
 			for (int k = 0; k < 8; k++)
 				v.key[k] = (uint8) ((uint64) v.i >> (56 - 8 * k));
@@ -371,10 +465,7 @@ consider(IdVal *best, const Column *c, ReadKind rk, Datum d, int64 *foreign)
 				if (ulid_parse_text(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), v.key,
 									&form, &err) != ULID_CODEC_OK ||
 					(form != ULID_FORM_ULID && form != ULID_FORM_UUID))
-				{
-					(*foreign)++;
-					return;
-				}
+					return pass_over(passed, rk, d);
 				break;
 			}
 		case READ_TEXT_COSID80:
@@ -387,20 +478,18 @@ consider(IdVal *best, const Column *c, ReadKind rk, Datum d, int64 *foreign)
 
 				if (cosid80_parse(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), &ms, &node,
 								  &seq, &err) != COSID_OK)
-				{
-					(*foreign)++;
-					return;
-				}
+					return pass_over(passed, rk, d);
 				memcpy(v.text, VARDATA_ANY(t), COSID80_TEXT_LEN);
 				memcpy(v.key, v.text, COSID80_TEXT_LEN);
 				break;
 			}
 		case READ_NONE:
-			return;
+			return false;
 	}
 	v.have = true;
 	if (!best->have || memcmp(v.key, best->key, sizeof(v.key)) > 0)
 		*best = v;
+	return true;
 }
 
 /*
@@ -457,19 +546,26 @@ usable_index(Relation rel, AttrNumber attnum, Oid typid, bool *desc)
 }
 
 /*
- * The first non-null value of the index in the direction of the column's
- * largest value; with below_zero, only values below 0 (a bigint column of a
- * layout using all 64 bits: its largest id is the largest negative bigint,
- * if any).  No support function is called for the first (an IS NOT NULL
- * key is the access method's own), int8lt for the second.
+ * The largest id in the index, from its end in the direction of the
+ * column's largest value, passing over entries that are not ids of the
+ * generator (a restored sentinel, a value of another layout): true when it
+ * found one, false when the index holds none; *gave_up when it passed over
+ * INDEX_PASS_MAX entries first (the caller scans the table instead).  With
+ * below_zero, only values below 0 (a bigint column of a layout using all
+ * 64 bits: its largest id is the largest negative bigint, if any).  No
+ * support function is called for the first (an IS NOT NULL key is the
+ * access method's own), int8lt for the second.
  */
 static bool
-index_last(Relation rel, Relation idx, bool desc, bool below_zero,
-		   Snapshot snap, AttrNumber attnum, Datum *out, TupleTableSlot *slot)
+index_top(Relation rel, Relation idx, bool desc, bool below_zero,
+		  Snapshot snap, AttrNumber attnum, TupleTableSlot *slot,
+		  const Column *c, ReadKind rk, IdVal *best, Passed *passed,
+		  bool *gave_up)
 {
 	ScanKeyData key;
 	IndexScanDesc scan;
 	bool		found = false;
+	int64		passed_here = 0;
 
 	if (below_zero)
 		ScanKeyInit(&key, 1, BTLessStrategyNumber, F_INT8LT, Int64GetDatum(0));
@@ -484,11 +580,19 @@ index_last(Relation rel, Relation idx, bool desc, bool below_zero,
 		bool		isnull;
 		Datum		d = slot_getattr(slot, attnum, &isnull);
 
+		CHECK_FOR_INTERRUPTS();
 		if (isnull)
 			continue;
-		*out = d;
-		found = true;
-		break;
+		if (consider(best, c, rk, d, passed))
+		{
+			found = true;
+			break;
+		}
+		if (++passed_here >= INDEX_PASS_MAX)
+		{
+			*gave_up = true;
+			break;
+		}
 	}
 	index_endscan(scan);
 	return found;
@@ -497,29 +601,30 @@ index_last(Relation rel, Relation idx, bool desc, bool below_zero,
 /* The largest id of one table (no partitions of its own). */
 static void
 read_leaf(Relation rel, const Column *c, ReadKind rk, AttrNumber attnum,
-		  Snapshot snap, IdVal *best, int64 *foreign)
+		  Snapshot snap, IdVal *best, Passed *passed)
 {
 	TupleTableSlot *slot = table_slot_create(rel, NULL);
 	bool		desc = false;
+	bool		gave_up = false;
 	Relation	idx = NULL;
+	int64		passed_before = passed->n;
 
 	if (rk == READ_BYTES16 || rk == READ_INT8)
 		idx = usable_index(rel, attnum, c->typid, &desc);
 	if (idx != NULL)
 	{
-		Datum		d;
-
-		if (rk == READ_INT8 && layout_unsigned64(&c->layout) &&
-			index_last(rel, idx, desc, true, snap, attnum, &d, slot))
-			consider(best, c, rk, d, foreign);
-		else if (index_last(rel, idx, desc, false, snap, attnum, &d, slot))
-			consider(best, c, rk, d, foreign);
+		if (!(rk == READ_INT8 && layout_unsigned64(&c->layout) &&
+			  index_top(rel, idx, desc, true, snap, attnum, slot, c, rk, best,
+						passed, &gave_up)) && !gave_up)
+			(void) index_top(rel, idx, desc, false, snap, attnum, slot, c, rk,
+							 best, passed, &gave_up);
 		index_close(idx, AccessShareLock);
 	}
-	else
+	if (idx == NULL || gave_up)
 	{
 		TableScanDesc scan = ulid_table_beginscan(rel, snap);
 
+		passed->n = passed_before;	/* counted again by the scan */
 		while (table_scan_getnextslot(scan, ForwardScanDirection, slot))
 		{
 			bool		isnull;
@@ -527,7 +632,7 @@ read_leaf(Relation rel, const Column *c, ReadKind rk, AttrNumber attnum,
 
 			CHECK_FOR_INTERRUPTS();
 			if (!isnull)
-				consider(best, c, rk, d, foreign);
+				(void) consider(best, c, rk, d, passed);
 		}
 		table_endscan(scan);
 	}
@@ -537,10 +642,11 @@ read_leaf(Relation rel, const Column *c, ReadKind rk, AttrNumber attnum,
 /*
  * The largest id of the column over the table and every partition and
  * inheritance child, read as each table's owner in a security-restricted
- * operation; foreign tables are skipped with a WARNING.
+ * operation; foreign tables are skipped with a WARNING, and tables in
+ * exclude are not read.
  */
 static IdVal
-read_column(const Column *c, ReadKind rk, int64 *foreign)
+read_column(const Column *c, ReadKind rk, Passed *passed, const OidSet *exclude)
 {
 	IdVal		best = {0};
 	List	   *rels = find_all_inheritors(c->relid, AccessShareLock, NULL);
@@ -568,8 +674,8 @@ read_column(const Column *c, ReadKind rk, int64 *foreign)
 					 errhint("If it holds ids of this generator, advance it by hand past the largest of them.")));
 			continue;
 		}
-		if (kind != RELKIND_RELATION)
-			continue;
+		if (kind != RELKIND_RELATION || in_set(exclude, relid))
+			continue;			/* a partition left out by name, too */
 		attnum = get_attnum(relid, c->attname);
 		if (attnum == InvalidAttrNumber)
 			continue;
@@ -578,7 +684,7 @@ read_column(const Column *c, ReadKind rk, int64 *foreign)
 		SetUserIdAndSecContext(rel->rd_rel->relowner,
 							   save_sec | SECURITY_RESTRICTED_OPERATION);
 		save_nestlevel = NewGUCNestLevel();
-		read_leaf(rel, c, rk, attnum, snap, &best, foreign);
+		read_leaf(rel, c, rk, attnum, snap, &best, passed);
 		AtEOXact_GUC(false, save_nestlevel);
 		SetUserIdAndSecContext(save_userid, save_sec);
 		table_close(rel, AccessShareLock);
@@ -757,68 +863,178 @@ column_cmp(const void *a, const void *b)
 	return r;
 }
 
-/* The columns of the current database whose default calls a generator. */
+/*
+ * A column of relid (a table of its own, not a partition) whose default,
+ * expr, calls a generator: added to cols when the advance is for it.
+ */
+static List *
+add_column(List *cols, const GenOids *o, Oid relid, AttrNumber attnum,
+		   Node *expr, Oid domain)
+{
+	HeapTuple	reltup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	HeapTuple	atttup;
+	Form_pg_class rc;
+	Form_pg_attribute att;
+
+	if (!HeapTupleIsValid(reltup))
+		return cols;
+	rc = (Form_pg_class) GETSTRUCT(reltup);
+	atttup = SearchSysCache2(ATTNUM, ObjectIdGetDatum(relid), Int16GetDatum(attnum));
+	if (!HeapTupleIsValid(atttup))
+	{
+		ReleaseSysCache(reltup);
+		return cols;
+	}
+	att = (Form_pg_attribute) GETSTRUCT(atttup);
+	if ((rc->relkind == RELKIND_RELATION || rc->relkind == RELKIND_PARTITIONED_TABLE) &&
+		!rc->relispartition && !att->attisdropped && att->attgenerated == '\0' &&
+		(rc->relpersistence != RELPERSISTENCE_TEMP || isTempNamespace(rc->relnamespace)))
+	{
+		Column	   *c = palloc0(sizeof(Column));
+
+		c->relid = relid;
+		c->relnsp = rc->relnamespace;
+		c->nspname = get_namespace_name(rc->relnamespace);
+		c->relname = pstrdup(NameStr(rc->relname));
+		c->attnum = attnum;
+		c->attname = pstrdup(NameStr(att->attname));
+		c->typid = getBaseType(att->atttypid);	/* a domain's: read as its base */
+		c->node = -1;
+		c->expr = expr;
+		c->on_domain = OidIsValid(domain);
+		c->domain = domain;
+		match_default(expr, o, c);
+		cols = lappend(cols, c);
+	}
+	ReleaseSysCache(atttup);
+	ReleaseSysCache(reltup);
+	return cols;
+}
+
+/*
+ * The default's text, for a WARNING (deparsing a column default costs as
+ * much as the table has columns: only for the few that need it).
+ */
+static char *
+default_text(const Column *c)
+{
+	if (c->on_domain)
+		return psprintf("%s (the default of the domain %s)",
+						deparse_expression(c->expr, NIL, false, false),
+						format_type_be(c->domain));
+	return deparse_expression(c->expr, deparse_context_for(c->relname, c->relid),
+							  false, false);
+}
+
+/*
+ * The columns of the current database whose default calls a generator:
+ * the column's own (pg_attrdef), or, for a column without one, its
+ * domain's (the default PostgreSQL uses: get_typdefault(), which a domain
+ * over a domain inherits when it was created).
+ */
 static List *
 find_columns(const GenOids *o)
 {
-	Relation	ad = table_open(AttrDefaultRelationId, AccessShareLock);
-	SysScanDesc scan = systable_beginscan(ad, InvalidOid, false, NULL, 0, NULL);
+	Relation	cat = table_open(AttrDefaultRelationId, AccessShareLock);
+	SysScanDesc scan = systable_beginscan(cat, InvalidOid, false, NULL, 0, NULL);
 	HeapTuple	tup;
 	List	   *cols = NIL;
+	List	   *domains = NIL;
+	List	   *domain_defs = NIL;
 
 	while (HeapTupleIsValid(tup = systable_getnext(scan)))
 	{
 		Form_pg_attrdef d = (Form_pg_attrdef) GETSTRUCT(tup);
 		bool		isnull;
 		Datum		bin = heap_getattr(tup, Anum_pg_attrdef_adbin,
-									   RelationGetDescr(ad), &isnull);
+									   RelationGetDescr(cat), &isnull);
 		Node	   *expr;
-		HeapTuple	reltup;
-		HeapTuple	atttup;
-		Form_pg_class rc;
-		Form_pg_attribute att;
-		Column	   *c;
 
 		if (isnull)
 			continue;
 		expr = stringToNode(TextDatumGetCString(bin));
-		if (!calls_generator(expr, (void *) o))
-			continue;
-		reltup = SearchSysCache1(RELOID, ObjectIdGetDatum(d->adrelid));
-		if (!HeapTupleIsValid(reltup))
-			continue;
-		rc = (Form_pg_class) GETSTRUCT(reltup);
-		atttup = SearchSysCache2(ATTNUM, ObjectIdGetDatum(d->adrelid),
-								 Int16GetDatum(d->adnum));
-		if (!HeapTupleIsValid(atttup))
-		{
-			ReleaseSysCache(reltup);
-			continue;
-		}
-		att = (Form_pg_attribute) GETSTRUCT(atttup);
-		if ((rc->relkind == RELKIND_RELATION || rc->relkind == RELKIND_PARTITIONED_TABLE) &&
-			!rc->relispartition && !att->attisdropped && att->attgenerated == '\0' &&
-			(rc->relpersistence != RELPERSISTENCE_TEMP || isTempNamespace(rc->relnamespace)))
-		{
-			c = palloc0(sizeof(Column));
-			c->relid = d->adrelid;
-			c->nspname = get_namespace_name(rc->relnamespace);
-			c->relname = pstrdup(NameStr(rc->relname));
-			c->attnum = d->adnum;
-			c->attname = pstrdup(NameStr(att->attname));
-			c->typid = att->atttypid;
-			c->node = -1;
-			c->def = TextDatumGetCString(DirectFunctionCall2(pg_get_expr, bin,
-															 ObjectIdGetDatum(d->adrelid)));
-			match_default(expr, o, c);
-			cols = lappend(cols, c);
-		}
-		ReleaseSysCache(atttup);
-		ReleaseSysCache(reltup);
+		if (calls_generator(expr, (void *) o))
+			cols = add_column(cols, o, d->adrelid, d->adnum, expr, InvalidOid);
 	}
 	systable_endscan(scan);
-	table_close(ad, AccessShareLock);
+	table_close(cat, AccessShareLock);
+
+	/* domains whose default calls a generator */
+	cat = table_open(TypeRelationId, AccessShareLock);
+	scan = systable_beginscan(cat, InvalidOid, false, NULL, 0, NULL);
+	while (HeapTupleIsValid(tup = systable_getnext(scan)))
+	{
+		Form_pg_type t = (Form_pg_type) GETSTRUCT(tup);
+		Node	   *expr;
+
+		if (t->typtype != TYPTYPE_DOMAIN ||
+			heap_attisnull(tup, Anum_pg_type_typdefaultbin, NULL))
+			continue;
+		expr = get_typdefault(t->oid);
+		if (expr != NULL && calls_generator(expr, (void *) o))
+		{
+			domains = lappend_oid(domains, t->oid);
+			domain_defs = lappend(domain_defs, expr);
+		}
+	}
+	systable_endscan(scan);
+	table_close(cat, AccessShareLock);
+	if (domains == NIL)
+		return cols;
+
+	/* the columns of those domains without a default of their own */
+	cat = table_open(AttributeRelationId, AccessShareLock);
+	scan = systable_beginscan(cat, InvalidOid, false, NULL, 0, NULL);
+	while (HeapTupleIsValid(tup = systable_getnext(scan)))
+	{
+		Form_pg_attribute att = (Form_pg_attribute) GETSTRUCT(tup);
+		ListCell   *lc;
+		int			i = 0;
+
+		if (att->attnum <= 0 || att->atthasdef || att->attisdropped)
+			continue;
+		foreach(lc, domains)
+		{
+			if (lfirst_oid(lc) == att->atttypid)
+			{
+				cols = add_column(cols, o, att->attrelid, att->attnum,
+								  (Node *) list_nth(domain_defs, i), att->atttypid);
+				break;
+			}
+			i++;
+		}
+	}
+	systable_endscan(scan);
+	table_close(cat, AccessShareLock);
 	return cols;
+}
+
+/*
+ * Skip c (its largest id top, of Unix ms t, lies more than TRUST_AHEAD_MS
+ * ahead of the clock and its table is not trusted): a WARNING naming the
+ * table, its owner and the id.
+ */
+static void
+skip_ahead(Column *c, const char *qualified, const char *col, IdVal *top, int64 t)
+{
+	HeapTuple	reltup = SearchSysCache1(RELOID, ObjectIdGetDatum(c->relid));
+	const char *owner = NULL;
+	char	   *id = id_text(c, top);
+
+	if (HeapTupleIsValid(reltup))
+	{
+		owner = GetUserNameFromId(((Form_pg_class) GETSTRUCT(reltup))->relowner, true);
+		ReleaseSysCache(reltup);
+	}
+	c->note = psprintf("largest id %s, of %s, more than a minute ahead of the clock, table not trusted",
+					   id, ulid_iso_or_ms(t));
+	ereport(WARNING,
+			(errmsg("column %s.%s skipped: its largest id %s, of %s, lies more than a minute ahead of the clock",
+					qualified, col, id, ulid_iso_or_ms(t)),
+			 errdetail("The table is owned by %s. %s is shared by every role that mints on it: advancing it to ids that far ahead would make every role's ids run ahead too.",
+					   owner ? quote_identifier(owner) : "an unknown role", c->generator),
+			 errhint("If the ids are genuine (the old server's clock ran ahead, or its generator was advanced), name the table: ulid_advance_from_tables(trusted => '{%s}').",
+					 qualified)));
 }
 
 PG_FUNCTION_INFO_V1(ulid_advance_from_tables);
@@ -828,6 +1044,9 @@ ulid_advance_from_tables(PG_FUNCTION_ARGS)
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	Interval   *margin = PG_ARGISNULL(0) ? NULL : PG_GETARG_INTERVAL_P(0);
 	bool		include_far_ahead = !PG_ARGISNULL(1) && PG_GETARG_BOOL(1);
+	OidSet		trusted = oid_set(fcinfo, 2);
+	OidSet		exclude = oid_set(fcinfo, 3);
+	OidSet		exclude_schemas = oid_set(fcinfo, 4);
 	bool		has_margin;
 	GenOids		o;
 	List	   *cols;
@@ -873,37 +1092,47 @@ ulid_advance_from_tables(PG_FUNCTION_ARGS)
 		char	   *qualified = quote_qualified_identifier(c->nspname, c->relname);
 		const char *col = quote_identifier(c->attname);
 		IdVal		top;
-		int64		foreign = 0;
+		Passed		passed = {0};
 		int64		t;
 
 		CHECK_FOR_INTERRUPTS();
+		if (in_set(&exclude, c->relid) || in_set(&exclude_schemas, c->relnsp))
+		{
+			c->note = "excluded";
+			continue;
+		}
 		if (c->kind == GEN_NONE || rk == READ_NONE)
 		{
 			ereport(WARNING,
 					(errmsg("column %s.%s skipped: its default is not a plain generator call", qualified, col),
 					 errdetail("The default is %s. ulid_advance_from_tables() reads gen_monotonic_ulid() on ulid, uuid or text columns, snowflake_next('layout'[, node]) on bigint or text and cosid80_next([node]) on text, with constant arguments, under the casts a type change leaves.",
-							   c->def),
+							   default_text(c)),
 					 errhint(BY_HAND_HINT)));
 			c->kind = GEN_NONE;
+			c->note = "not a plain generator call";
 			continue;
 		}
 		if (c->kind != GEN_MONOTONIC && !c->node_given)
 			c->node = ulid_node_id();
 		c->generator = (char *) generator_text(c);
-		top = read_column(c, rk, &foreign);
-		if (foreign > 0)
+		top = read_column(c, rk, &passed, &exclude);
+		if (passed.n > 0)
 			ereport(WARNING,
-					(errmsg("column %s.%s: " INT64_FORMAT " values are not ids of %s and were left out",
-							qualified, col, foreign, c->generator),
-					 errdetail("Only values that read back as the generator's ids are taken into account.")));
+					(errmsg("column %s.%s: passed over " INT64_FORMAT " values that are not ids of %s, such as %s",
+							qualified, col, passed.n, c->generator, passed.example),
+					 errdetail("Only values that read back as the generator's ids count: the largest of those is advanced to.")));
 		if (!top.have)
-			continue;			/* no id stored: nothing to advance */
+		{
+			c->note = "no id stored";
+			continue;			/* nothing to advance */
+		}
 		if (c->kind != GEN_MONOTONIC && c->node < 0)
 		{
 			ereport(WARNING,
 					(errmsg("column %s.%s skipped: this server has no node id for %s", qualified, col, c->generator),
 					 errdetail("The default mints on ulid.node_id, which is not set."),
 					 errhint("Set ulid.node_id (the node the ids were minted on, if this server takes its place) and call ulid_advance_from_tables() again.")));
+			c->note = "no node id";
 			continue;
 		}
 		if (c->kind == GEN_SNOWFLAKE && (uint64) c->node > sfl_max_node(&c->layout))
@@ -914,6 +1143,7 @@ ulid_advance_from_tables(PG_FUNCTION_ARGS)
 					 errdetail("Its node fields hold %d bits together: nodes 0 to " UINT64_FORMAT ".",
 							   c->layout.node_bits, sfl_max_node(&c->layout)),
 					 errhint(BY_HAND_HINT)));
+			c->note = "node does not fit the layout";
 			continue;
 		}
 		if (c->kind == GEN_COSID80 && (uint64) c->node > COSID80_MAX_NODE)
@@ -922,24 +1152,25 @@ ulid_advance_from_tables(PG_FUNCTION_ARGS)
 					(errmsg("column %s.%s skipped: node " INT64_FORMAT " does not fit COSID_80",
 							qualified, col, c->node),
 					 errhint(BY_HAND_HINT)));
+			c->note = "node does not fit COSID_80";
 			continue;
 		}
 		t = id_unix_ms(c, &top);
-		if (t > now + ULID_FAR_AHEAD_MS && !include_far_ahead)
+		if (t > now + TRUST_AHEAD_MS && !include_far_ahead && !in_set(&trusted, c->relid))
 		{
-			ereport(WARNING,
-					(errmsg("column %s.%s skipped: its largest id lies more than a day ahead of the clock", qualified, col),
-					 errdetail("The largest id is %s, of %s. Ids that far ahead were usually not made by %s (random UUIDs converted to ulid, ids from another system); advancing to it would move the generator there.",
-							   id_text(c, &top), ulid_iso_or_ms(t), c->generator),
-					 errhint("If the generator must issue above it anyway, call ulid_advance_from_tables(include_far_ahead => true).")));
+			skip_ahead(c, qualified, col, &top, t);
 			continue;
 		}
 		if (plan_advance(c, &top, t, margin, has_margin, &advs[nadv]))
 		{
 			if (t > now + ULID_FAR_AHEAD_MS)
 				ulid_warn_far_ahead(advs[nadv].ms, "ulid_advance_from_tables()");
+			if (advs[nadv].ms <= now)
+				c->note = "at or below the clock: no advanced state";
 			nadv++;
 		}
+		else
+			c->note = "every id of this node lies above it: no advance needed";
 	}
 
 	/* every advance at once, or none */
@@ -948,8 +1179,8 @@ ulid_advance_from_tables(PG_FUNCTION_ARGS)
 	for (int i = 0; i < n; i++)
 	{
 		Column	   *c = sorted[i];
-		Datum		values[4];
-		bool		nulls[4] = {false, false, false, false};
+		Datum		values[5];
+		bool		nulls[5] = {false, false, false, false, false};
 
 		values[0] = ObjectIdGetDatum(c->relid);
 		values[1] = DirectFunctionCall1(namein, CStringGetDatum(c->attname));
@@ -961,6 +1192,10 @@ ulid_advance_from_tables(PG_FUNCTION_ARGS)
 			values[3] = CStringGetTextDatum(c->advanced_to);
 		else
 			nulls[3] = true;
+		if (c->note != NULL)
+			values[4] = CStringGetTextDatum(c->note);
+		else
+			nulls[4] = true;
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;

@@ -443,7 +443,18 @@ advance_round(UlidSharedHeader *hdr, FloorReq *reqs, UlidAdvance **of, int *nreq
 	uint32		more = 0;
 	int			keep = 0;
 	int			left = 0;
-	int64		now;
+	int64		now = ulid_clock_now_ms();
+	int64		global = (int64) pg_atomic_read_u64(&hdr->durable_ms);
+
+	/*
+	 * An advance to an id at or below the clock (issue 40, A4): the
+	 * server-wide floor, raised a reservation past the clock as minting
+	 * raises it, covers it, so it takes no advanced state and does not
+	 * count towards ulid_advanced_max(); nor does one the floor covers.
+	 */
+	for (int r = 0; r < *nreq; r++)
+		if (of[r]->ms <= now)
+			global = Max(global, now + ULID_FLOOR_RESERVE_MS);
 
 	/* what moves: a state already at or above its id is left alone */
 	for (int r = 0; r < *nreq; r++)
@@ -454,7 +465,7 @@ advance_round(UlidSharedHeader *hdr, FloorReq *reqs, UlidAdvance **of, int *nreq
 
 		SpinLockAcquire(&st->mutex);
 		moves = ulid_state_stale(st, reqs[r].inc) || words_below(st, of[r]->word);
-		fresh = moves && !st->advanced;
+		fresh = moves && !st->advanced && reqs[r].floor > global;
 		SpinLockRelease(&st->mutex);
 		if (!moves)
 			continue;
@@ -470,8 +481,7 @@ advance_round(UlidSharedHeader *hdr, FloorReq *reqs, UlidAdvance **of, int *nreq
 	*nreq = 0;
 	if (keep == 0)
 		return 0;
-	(void) write_floors(hdr, (int64) pg_atomic_read_u64(&hdr->durable_ms),
-						reqs, keep, ERROR);
+	(void) write_floors(hdr, global, reqs, keep, ERROR);
 
 	/* each state written and marked moves to its id at once */
 	now = ulid_clock_now_ms();

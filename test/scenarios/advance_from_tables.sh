@@ -13,7 +13,11 @@
 #  4. every default form the README shows, and the same behind the casts a
 #     column type change leaves, is advanced: one table per form; a layout
 #     using all 64 bits is read in its own order (ids past 2^63 are negative
-#     bigints), through its index and without one.
+#     bigints), through its index and without one;
+#  5. it trusts no tenant (issue 40): a plain owner's ids far ahead move no
+#     shared generator unless named (A3), ids from the past take no advanced
+#     state (A4), tables and schemas can be left out, and a non-id at the end
+#     of an index hides nothing (A2).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../lib.sh
@@ -94,14 +98,14 @@ CREATE TABLE t_part (id bigint DEFAULT snowflake_next('instagram', 5)) PARTITION
 CREATE TABLE t_part_a PARTITION OF t_part FOR VALUES FROM (MINVALUE) TO (1000);
 CREATE TABLE t_part_b PARTITION OF t_part FOR VALUES FROM (1000) TO (MAXVALUE);
 INSERT INTO t_pred SELECT ulid_upper(ulid_time(gen_monotonic_ulid()));
-INSERT INTO t_expr SELECT snowflake_pack('twitter', clock_timestamp() + interval '10 minutes', 5, 9);
+INSERT INTO t_expr SELECT snowflake_pack('twitter', clock_timestamp() + interval '45 seconds', 5, 9);
 INSERT INTO t_expr SELECT snowflake_pack('twitter', clock_timestamp(), 5, 1);
-INSERT INTO t_rls SELECT cosid80_from_friendly(to_char(clock_timestamp() AT TIME ZONE 'UTC' + interval '10 minutes', 'YYYYMMDDHH24MISSMS') || '-0000005-00003');
-INSERT INTO t_opc SELECT ulid_upper(ulid_time(gen_monotonic_ulid()) + interval '5 minutes');
+INSERT INTO t_rls SELECT cosid80_from_friendly(to_char(clock_timestamp() AT TIME ZONE 'UTC' + interval '45 seconds', 'YYYYMMDDHH24MISSMS') || '-0000005-00003');
+INSERT INTO t_opc SELECT ulid_upper(ulid_time(gen_monotonic_ulid()) + interval '30 seconds');
 INSERT INTO t_opc SELECT ulid_lower(ulid_time(gen_monotonic_ulid()));
-INSERT INTO t_opc8 SELECT snowflake_pack('discord', clock_timestamp() + interval '10 minutes', 5, 4);
+INSERT INTO t_opc8 SELECT snowflake_pack('discord', clock_timestamp() + interval '45 seconds', 5, 4);
 INSERT INTO t_opc8 SELECT snowflake_pack('discord', clock_timestamp(), 5, 4);
-INSERT INTO t_part SELECT snowflake_pack('instagram', clock_timestamp() + interval '10 minutes', 5, 2);
+INSERT INTO t_part SELECT snowflake_pack('instagram', clock_timestamp() + interval '45 seconds', 5, 2);
 SQL
 # the real maxima, read before anything is planted (once it is, any query a
 # superuser plans on these tables runs the owner's code: not this function's
@@ -143,19 +147,24 @@ sql mdb -U mallory -c "DROP TABLE t_pred, t_expr, t_rls, t_opc, t_opc8, t_part" 
 
 # --- 2. all or nothing, and never exhaustion --------------------------------
 # 70 columns with layouts of their own (a tenant's), one row of packed ids
-cols=""
-vals=""
-for i in $(seq 0 69); do
-	lay="custom(time=41:ms:$((1500000000000 + i * 1000)), fields=shard:10, sequence=12, sign=false)"
-	cols="$cols, c$i bigint DEFAULT snowflake_next('$lay')"
-	vals="$vals, snowflake_pack('$lay', clock_timestamp() + interval '10 minutes', 7, 0)"
-done
-sql mdb -U mallory -c "CREATE TABLE many (id int$cols)" -c "INSERT INTO many VALUES (1$vals)" >/dev/null
+# 10 minutes ahead: the superuser names the table (issue 40: trusted)
+# tenant_columns TABLE N WHEN: mallory's TABLE of N bigint columns, each with
+# a layout of its own (a state each), and one row of ids at the clock + WHEN
+tenant_columns() {
+	local cols="" vals="" lay
+	for i in $(seq 0 $(($2 - 1))); do
+		lay="custom(time=41:ms:$((1500000000000 + i * 1000)), fields=shard:10, sequence=12, sign=false)"
+		cols="$cols, c$i bigint DEFAULT snowflake_next('$lay')"
+		vals="$vals, snowflake_pack('$lay', clock_timestamp() + interval '$3', 7, 0)"
+	done
+	sql mdb -U mallory -c "CREATE TABLE $1 (id int$cols)" -c "INSERT INTO $1 VALUES (1$vals)" >/dev/null
+}
+tenant_columns many 70 '10 minutes'
 before=$(sql mdb -c "SELECT count(*) FROM ulid_generator_state WHERE state_floor IS NOT NULL")
 lines=$(wc -l <"$(pg_data $S)/ulid_floor")
-case $(sqlstate_of $S mdb "SELECT count(*) FROM ulid_advance_from_tables()") in
+case $(sqlstate_of $S mdb "SELECT count(*) FROM ulid_advance_from_tables(trusted => '{many}')") in
 "53400: advancing 70 more ulid generator states would make more than 16 of the 64 advanced"*) ok "A1: 70 advances on a 64-state table are refused with 53400 naming the limit" ;;
-*) not_ok "A1: 70 advances on a 64-state table are refused with 53400 naming the limit (got: $(sqlstate_of $S mdb "SELECT count(*) FROM ulid_advance_from_tables()"))" ;;
+*) not_ok "A1: 70 advances on a 64-state table are refused with 53400 naming the limit (got: $(sqlstate_of $S mdb "SELECT count(*) FROM ulid_advance_from_tables(trusted => '{many}')"))" ;;
 esac
 check "A1: the failed call advanced nothing" "$before" \
 	"$(sql mdb -c "SELECT count(*) FROM ulid_generator_state WHERE state_floor IS NOT NULL")"
@@ -170,7 +179,7 @@ for r in victim:16 postgres:60; do
 done
 # 12 of them fit (at most 16 advanced): they are all advanced, in one write
 sql mdb -U mallory -c "ALTER TABLE many $(for i in $(seq 12 69); do printf 'DROP COLUMN c%s%s' "$i" "$([ "$i" -lt 69 ] && echo ,)"; done)" >/dev/null
-writes=$(sql mdb -c "SET client_min_messages = debug1" -c "SELECT count(*) FROM ulid_advance_from_tables()" 2>&1 | grep -c "ulid restart floor file written")
+writes=$(sql mdb -c "SET client_min_messages = debug1" -c "SELECT count(*) FROM ulid_advance_from_tables(trusted => '{many}')" 2>&1 | grep -c "ulid restart floor file written")
 check "P1: 12 columns are advanced with one floor file write" 1 "$writes"
 check "A1: the 12 states are advanced" 12 \
 	"$(sql mdb -c "SELECT count(*) FROM ulid_generator_state WHERE state_floor IS NOT NULL AND layout LIKE 'custom(time=41:ms:2017%'")"
@@ -221,29 +230,30 @@ SQL
 check "forms: 11 defaults hold their generator under a cast" 11 \
 	"$(sql forms -c "SELECT count(*) FROM pg_attrdef WHERE adrelid::regclass::text LIKE 'f\_%'
 		AND adbin::text ~ '^\{(RELABELTYPE|COERCEVIAIO|FUNCEXPR :funcid [0-9]{1,4} )'")"
-# restored ids, 10 minutes ahead of the clock (a primary whose clock ran ahead)
+# restored ids, 45 seconds ahead of the clock (a primary whose clock ran ahead;
+# within the minute a call takes from any table)
 sql forms -f - >/dev/null <<'SQL'
 CREATE FUNCTION c80(node int) RETURNS text LANGUAGE sql AS $$
-    SELECT cosid80_from_friendly(to_char(clock_timestamp() AT TIME ZONE 'UTC' + interval '10 minutes', 'YYYYMMDDHH24MISSMS') || '-' || lpad(node::text, 7, '0') || '-00001') $$;
+    SELECT cosid80_from_friendly(to_char(clock_timestamp() AT TIME ZONE 'UTC' + interval '45 seconds', 'YYYYMMDDHH24MISSMS') || '-' || lpad(node::text, 7, '0') || '-00001') $$;
 INSERT INTO f_c80 VALUES (c80(7)); INSERT INTO f_c80_vc VALUES (c80(7)); INSERT INTO f_c80_x VALUES (c80(7));
-INSERT INTO f_tw_x VALUES (snowflake_pack('twitter', clock_timestamp() + interval '10 minutes', 7, 3));
-INSERT INTO f_mono_x VALUES (ulid_upper(clock_timestamp() + interval '10 minutes 4 seconds')::uuid);
+INSERT INTO f_tw_x VALUES (snowflake_pack('twitter', clock_timestamp() + interval '45 seconds', 7, 3));
+INSERT INTO f_mono_x VALUES (ulid_upper(clock_timestamp() + interval '49 seconds')::uuid);
 INSERT INTO f_c80n VALUES (c80(31)); INSERT INTO f_c80n_vc VALUES (c80(31));
-INSERT INTO f_tw VALUES (snowflake_pack('twitter', clock_timestamp() + interval '10 minutes', 7, 1));
-INSERT INTO f_tw_text VALUES (snowflake_pack('twitter', clock_timestamp() + interval '10 minutes', 7, 2));
+INSERT INTO f_tw VALUES (snowflake_pack('twitter', clock_timestamp() + interval '45 seconds', 7, 1));
+INSERT INTO f_tw_text VALUES (snowflake_pack('twitter', clock_timestamp() + interval '45 seconds', 7, 2));
 INSERT INTO f_tw_text VALUES ('900');           -- '900' sorts above as text: the id order wins
-INSERT INTO f_twn VALUES (snowflake_pack('twitter', clock_timestamp() + interval '10 minutes', 31, 1));
-INSERT INTO f_twn_vc VALUES (snowflake_pack('twitter', clock_timestamp() + interval '10 minutes', 31, 2));
-INSERT INTO f_custom VALUES (snowflake_pack('custom(time=40:ms:2020-01-01T00:00:00Z, fields=shard:6, sequence=10, sign=true)', clock_timestamp() + interval '10 minutes', 7, 1));
-INSERT INTO f_custom_text VALUES (snowflake_pack('custom(time=40:ms:2020-01-01T00:00:00Z, fields=shard:6, sequence=10, sign=true)', clock_timestamp() + interval '10 minutes', 7, 2));
-INSERT INTO f_mono VALUES (ulid_upper(clock_timestamp() + interval '10 minutes'));
-INSERT INTO f_mono_uuid VALUES (ulid_upper(clock_timestamp() + interval '10 minutes 1 second')::uuid);
-INSERT INTO f_mono_text VALUES (ulid_upper(clock_timestamp() + interval '10 minutes 2 seconds')::text);
-INSERT INTO f_mono_uuid_text VALUES (ulid_upper(clock_timestamp() + interval '10 minutes 3 seconds')::uuid::text);
+INSERT INTO f_twn VALUES (snowflake_pack('twitter', clock_timestamp() + interval '45 seconds', 31, 1));
+INSERT INTO f_twn_vc VALUES (snowflake_pack('twitter', clock_timestamp() + interval '45 seconds', 31, 2));
+INSERT INTO f_custom VALUES (snowflake_pack('custom(time=40:ms:2020-01-01T00:00:00Z, fields=shard:6, sequence=10, sign=true)', clock_timestamp() + interval '45 seconds', 7, 1));
+INSERT INTO f_custom_text VALUES (snowflake_pack('custom(time=40:ms:2020-01-01T00:00:00Z, fields=shard:6, sequence=10, sign=true)', clock_timestamp() + interval '45 seconds', 7, 2));
+INSERT INTO f_mono VALUES (ulid_upper(clock_timestamp() + interval '45 seconds'));
+INSERT INTO f_mono_uuid VALUES (ulid_upper(clock_timestamp() + interval '46 seconds')::uuid);
+INSERT INTO f_mono_text VALUES (ulid_upper(clock_timestamp() + interval '47 seconds')::text);
+INSERT INTO f_mono_uuid_text VALUES (ulid_upper(clock_timestamp() + interval '48 seconds')::uuid::text);
 INSERT INTO f_u64 SELECT snowflake_pack('custom(time=41:ms:0, fields=n:11, sequence=12, sign=false)', t, 7, 1)
-    FROM unnest(ARRAY['2003-01-01Z', clock_timestamp(), clock_timestamp() + interval '10 minutes']::timestamptz[]) t;
+    FROM unnest(ARRAY['2003-01-01Z', clock_timestamp(), clock_timestamp() + interval '45 seconds']::timestamptz[]) t;
 INSERT INTO f_u64_heap SELECT snowflake_pack('custom(time=41:ms:0, fields=n:11, sequence=12, sign=false)', t, 5, 1)
-    FROM unnest(ARRAY['2003-01-01Z', clock_timestamp() + interval '10 minutes', clock_timestamp()]::timestamptz[]) t;
+    FROM unnest(ARRAY['2003-01-01Z', clock_timestamp() + interval '45 seconds', clock_timestamp()]::timestamptz[]) t;
 SQL
 rows=$(sql forms -c "SELECT table_name, generator, advanced_to IS NOT NULL FROM ulid_advance_from_tables()" 2>&1)
 echo "$rows" | sed 's/^/# /'
@@ -275,5 +285,68 @@ sql forms -c "SET client_min_messages = error" -c "SELECT ulid_monotonic_reset()
 	snowflake_reset('custom(time=40:ms:2020-01-01T00:00:00Z, fields=shard:6, sequence=10, sign=true)', 7),
 	snowflake_reset('custom(time=41:ms:0, fields=n:11, sequence=12, sign=false)', 7),
 	snowflake_reset('custom(time=41:ms:0, fields=n:11, sequence=12, sign=false)', 5)" >/dev/null
+
+# --- 5. it trusts no tenant (issue 40) -------------------------------------
+# A3: a plain owner's ids 23 h 50 min ahead move no server-wide generator
+# unless the superuser names the table; the WARNING names table, owner, id
+sql postgres -c "CREATE EXTENSION IF NOT EXISTS ulid" >/dev/null
+sql mdb -U mallory -f - >/dev/null <<'SQL'
+CREATE TABLE push_m (id ulid DEFAULT gen_monotonic_ulid());
+CREATE TABLE push_t (id bigint DEFAULT snowflake_next('twitter'));
+INSERT INTO push_m SELECT ulid_upper(clock_timestamp() + interval '23 hours 50 minutes');
+INSERT INTO push_t SELECT snowflake_pack('twitter', clock_timestamp() + interval '23 hours 50 minutes', 7, 1);
+SQL
+out=$(sql mdb -c "SELECT table_name, advanced_to IS NULL FROM ulid_advance_from_tables() ORDER BY table_name::text" 2>&1)
+echo "$out" | sed 's/^/# /'
+check "A3: both tenant columns are left alone" "push_m|t push_t|t" "$(grep '^push_' <<<"$out" | tr '\n' ' ' | sed 's/ $//')"
+check "A3: ... and their rows say why" 2 \
+	"$(sql mdb -c "SELECT count(*) FROM ulid_advance_from_tables() WHERE note LIKE '%more than a minute ahead of the clock, table not trusted'" 2>/dev/null)"
+push_t=$(sql mdb -c "SELECT id FROM push_t")
+check "A3: the WARNING names the table, its owner and the id" "1|1" \
+	"$(grep -c "column public.push_t.id skipped: its largest id $push_t, of .* lies more than a minute ahead" <<<"$out")|$(grep -c "The table is owned by mallory. snowflake_next('twitter', 7)" <<<"$out")"
+near="SELECT abs(extract(epoch FROM ulid_time(gen_monotonic_ulid()) - clock_timestamp())) < 5,
+	abs(extract(epoch FROM snowflake_time(snowflake_next('twitter'), 'twitter') - clock_timestamp())) < 5"
+check "A3: a plain role's next ids (another database) lie within seconds of the clock" "t|t" "$(sql postgres -U victim -c "$near")"
+sql mdb -c "SELECT count(*) FROM ulid_advance_from_tables(trusted => '{public.push_m, public.push_t}')" >/dev/null 2>&1
+check "A3: named by the superuser, the tenant's ids move them" "f|f" "$(sql postgres -U victim -c "$near")"
+check "A3: ... above the tenant's ids" "t|t" "$(sql mdb -c "SELECT gen_monotonic_ulid() > (SELECT id FROM push_m), snowflake_next('twitter') > $push_t")"
+sql mdb -c "SET client_min_messages = error" -c "SELECT ulid_monotonic_reset(), snowflake_reset('twitter', 7)" >/dev/null
+sql mdb -U mallory -c "DROP TABLE push_m, push_t" >/dev/null
+
+# A4: 17 columns of distinct layouts with ids from an hour ago (more than
+# the 16 advanced states of this 64-state table may take) take no advanced
+# state: the call succeeds, and nothing is advanced
+tenant_columns past 17 '-1 hour'
+check "A4: 17 columns with ids from an hour ago on a 64-state table are advanced past, none refused" 17 \
+	"$(sql mdb -c "SELECT count(advanced_to) FROM ulid_advance_from_tables()" 2>&1)"
+check "A4: ... and their rows say they need no advanced state" 17 \
+	"$(sql mdb -c "SELECT count(*) FROM ulid_advance_from_tables() WHERE note = 'at or below the clock: no advanced state'" 2>&1)"
+check "A4: they left no advanced state" 0 \
+	"$(sql mdb -c "SELECT count(*) FROM ulid_generator_state WHERE state_floor IS NOT NULL")"
+# exclusion: the tenant's table, or its schema, is not read at all
+check "A4: a table or schema left out is not read" "17|17" \
+	"$(sql mdb -c "SELECT (SELECT count(*) FROM ulid_advance_from_tables(exclude => '{past}') WHERE note = 'excluded'),
+		(SELECT count(*) FROM ulid_advance_from_tables(exclude_schemas => '{public}') WHERE note = 'excluded')")"
+sql mdb -U mallory -c "DROP TABLE past" >/dev/null
+
+# A2: a restored sentinel at the end of the column's index hides nothing:
+# every id of node 5 for 200 ms from 8 s ahead, and 9223372036854775807
+sql mdb -f - >/dev/null <<'SQL'
+CREATE TABLE t_dup (id bigint PRIMARY KEY DEFAULT snowflake_next('js_safe_ms', 5));
+INSERT INTO t_dup SELECT snowflake_pack('js_safe_ms', date_trunc('milliseconds', clock_timestamp()) + interval '8 seconds' + ms * interval '1 ms', 5, seq)
+    FROM generate_series(0, 199) ms, generate_series(0, 511) seq;
+INSERT INTO t_dup VALUES (9223372036854775807);
+CREATE TABLE t_new (id bigint);
+SQL
+out=$(sql mdb -c "SELECT advanced_to FROM ulid_advance_from_tables() WHERE table_name = 't_dup'::regclass" 2>&1)
+echo "$out" | sed 's/^/# /'
+real_max=$(sql mdb -c "SELECT max(id) FROM t_dup WHERE id < 9223372036854775807")
+check "A2: the column is advanced to its largest id, passing over the sentinel" "$real_max" "$(tail -n1 <<<"$out")"
+check "A2: the WARNING says what it passed over" 1 \
+	"$(grep -c "passed over 1 values that are not ids of snowflake_next('js_safe_ms', 5), such as 9223372036854775807" <<<"$out")"
+sql mdb -c "INSERT INTO t_new SELECT snowflake_next('js_safe_ms', 5) FROM generate_series(1, 100000)" >/dev/null
+check "A2: 100,000 new ids, none equal to a restored one, all above" "0|0" \
+	"$(sql mdb -c "SELECT (SELECT count(*) FROM t_new JOIN t_dup USING (id)), (SELECT count(*) FROM t_new WHERE id <= $real_max)")"
+sql mdb -c "SET client_min_messages = error" -c "SELECT snowflake_reset('js_safe_ms', 5)" -c "DROP TABLE t_dup, t_new" >/dev/null
 
 pg_stop $S

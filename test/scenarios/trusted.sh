@@ -110,7 +110,7 @@ case $out in
 *"permission denied for function snowflake_advance"*) ok "trusted: the owner cannot grant EXECUTE on the superuser-only functions (it does not own them)" ;;
 *) not_ok "trusted: the owner cannot grant what the extension's script revoked (got: $out)" ;;
 esac
-ULID_DB=owned psqlx $S -c "GRANT EXECUTE ON FUNCTION snowflake_advance(snowflake_layout, bigint, bigint), ulid_floor_repair(timestamptz, boolean), ulid_advance_from_tables(interval, boolean) TO plain" >/dev/null
+ULID_DB=owned psqlx $S -c "GRANT EXECUTE ON FUNCTION snowflake_advance(snowflake_layout, bigint, bigint), ulid_floor_repair(timestamptz, boolean), ulid_advance_from_tables(interval, boolean, regclass[], regclass[], regnamespace[]) TO plain" >/dev/null
 for c in "snowflake_advance('twitter', 3, 1)|advance snowflake_next()" "ulid_floor_repair(now())|repair the ulid restart floor" \
 	"ulid_advance_from_tables()|advance the ulid generators from tables"; do
 	out=$(as plain -c "SELECT ${c%%|*}" 2>&1)
