@@ -4,7 +4,7 @@
 -- server: preloaded, no node id.
 SELECT lacks('private server', 'preload', 'default settings') AS lacks \gset
 \if :{?lacks}
-\echo skipped: needs :lacks
+\echo skipped: needs the private server of test/run (no application mints there), ulid preloaded and no ulid.node_id (test/README.md)
 \quit
 \endif
 -- a healthy server: no rows
