@@ -83,7 +83,7 @@ COMMENT ON FUNCTION ulid_node_id_layouts() IS 'the layouts this database''s colu
 
 -- as in sql/ulid.sql (issue 23's section): the problem column also names
 -- every layout of a column default that mints on the node id and cannot
--- hold it
+-- hold it, and a node id another server held when first seen (issue 40)
 CREATE OR REPLACE FUNCTION ulid_check_node_ids(
         OUT node_name text, OUT node_port integer, OUT node_id bigint, OUT source text,
         OUT owned_nodes text, OUT shared boolean, OUT problem text)

@@ -25,6 +25,10 @@ repair="A superuser repairs it with a time after every id any generator of this 
 
 mint
 check "health: a healthy server has no rows" "" "$(rows)"
+# what a call costs (a monitoring agent polls it)
+psqlx $S -c "DO \$\$ DECLARE t0 timestamptz := clock_timestamp(); BEGIN
+	FOR i IN 1..100 LOOP PERFORM count(*) FROM ulid_health(); END LOOP;
+	RAISE NOTICE 'ulid_health() took % ms a call (100 calls, healthy server)', round(extract(epoch FROM clock_timestamp() - t0)::numeric * 10, 3); END \$\$" 2>&1 | sed 's/^NOTICE: */# /'
 
 # the floor file deleted while the server runs
 rm -f "$floor_file"
