@@ -986,16 +986,71 @@ REVOKE ALL ON FUNCTION ulid_advance_from_tables(interval, boolean, regclass[], r
 -- issue 23: the node ids of a Citus cluster
 -----------------------------------------------------------------------------
 
+-- issue 40: the server behind each node id, as ulid_check_node_ids() first
+-- saw it: its system identifier (pg_control_system(), which every role may
+-- call; a promoted standby keeps its primary's, a new server has its own)
+-- and its name and port in Citus's pg_dist_node.  A node id that another
+-- server mints on later (Citus gives a group freed by citus_remove_node to
+-- the server added with citus_add_node(..., groupid => N), while the removed
+-- one may still mint on it) is reported until a superuser deletes its row.
+-- Rows are written when a superuser runs the check; every role may read
+-- them (nothing here is secret, nor readable only by some).  Not a dumped
+-- configuration table: a restored coordinator records its own cluster anew.
+CREATE TABLE ulid_node_servers (
+    node_id bigint PRIMARY KEY,
+    system_identifier bigint NOT NULL,
+    node_name text NOT NULL,
+    node_port integer NOT NULL,
+    first_seen timestamptz NOT NULL DEFAULT now()
+);
+REVOKE ALL ON ulid_node_servers FROM PUBLIC;
+GRANT SELECT ON ulid_node_servers TO PUBLIC;
+COMMENT ON TABLE ulid_node_servers IS 'the server (system identifier, name, port) ulid_check_node_ids() first saw minting on each node id; delete a row to accept the server that mints there now';
+
+-- The layouts this database's column defaults mint on with the server's
+-- node id (snowflake_next(layout), cosid80_next()), each with its largest
+-- node and its columns: ulid_check_node_ids() and ulid_health() name a node
+-- id that does not fit one.  A layout's node bits are the bits of its
+-- diagram's fields other than sign, unused, time and sequence (reserved
+-- names).
+CREATE FUNCTION ulid_node_id_layouts(OUT layout text, OUT max_node bigint, OUT columns text)
+    RETURNS SETOF record
+    LANGUAGE sql STABLE PARALLEL SAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+SELECT f.layout, f.max_node,
+       min(f.col) || CASE WHEN count(*) > 1 THEN format(' (and %s more)', count(*) - 1) ELSE '' END
+  FROM (SELECT x.layout, format('%s.%I', d.adrelid::regclass, a.attname) AS col,
+               CASE WHEN x.layout = 'COSID_80' THEN 1048575
+                    ELSE (SELECT (2::numeric ^ sum(b[2]::int) - 1)::bigint
+                            FROM regexp_matches(split_part(@extschema@.snowflake_layout_diagram(x.layout::@extschema@.snowflake_layout), E'\n', 1),
+                                                '\| ([a-z_][a-z0-9_]*) (\d+) ', 'g') b
+                           WHERE b[1] NOT IN ('sign', 'unused', 'time', 'sequence')) END AS max_node
+          FROM pg_attrdef d
+          JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum AND NOT a.attisdropped,
+               regexp_matches(pg_get_expr(d.adbin, d.adrelid),
+                              'snowflake_next\(''((?:[^'']|'''')*)''::(?:(?:[a-z_][a-z0-9_$]*|"(?:[^"]|"")+")\.)?snowflake_layout\)|cosid80_(next)\((?:NULL::bigint)?\)', 'g') r,
+               LATERAL (SELECT CASE WHEN r[2] IS NOT NULL THEN 'COSID_80' ELSE replace(r[1], '''''', '''') END) x(layout)
+         WHERE EXISTS (SELECT FROM pg_depend p
+                        WHERE p.classid = 'pg_attrdef'::regclass AND p.objid = d.oid
+                          AND p.refclassid = 'pg_proc'::regclass
+                          AND p.refobjid IN ('@extschema@.snowflake_next(@extschema@.snowflake_layout)'::regprocedure,
+                                             '@extschema@.cosid80_next(bigint)'::regprocedure))) f
+ GROUP BY f.layout, f.max_node
+ ORDER BY f.layout
+$fn$;
+COMMENT ON FUNCTION ulid_node_id_layouts() IS 'the layouts this database''s column defaults mint on with the server''s node id (snowflake_next(layout), cosid80_next()): each with the largest node id it holds and its columns';
+
 -- Every node of a Citus cluster, asked through Citus for its node identity:
 -- one row per node, shared when its owned set meets another node's, and a
 -- problem when it has no node id or when its node id does not fit a layout
 -- that a column default of this database mints on with the node id
--- (snowflake_next(layout), cosid80_next()): Citus never hands out a group
--- id twice, so group ids outgrow small layouts.  A layout's node bits are
--- the bits of its diagram's fields other than sign, unused, time and
--- sequence (reserved names).  PL/pgSQL, so that nothing refers to Citus
--- before it runs (Citus need not be installed); the extension's schema is
--- looked up, not taken from the search_path.
+-- (ulid_node_id_layouts(): Citus hands new nodes new group ids, so group
+-- ids outgrow small layouts), or when another server minted on its node id
+-- when the check first saw it (ulid_node_servers; shared is then true too).
+-- PL/pgSQL, so that nothing refers to Citus before it runs (Citus need not
+-- be installed); the extension's schema is looked up, not taken from the
+-- search_path.
 CREATE FUNCTION ulid_check_node_ids(
         OUT node_name text, OUT node_port integer, OUT node_id bigint, OUT source text,
         OUT owned_nodes text, OUT shared boolean, OUT problem text)
@@ -1007,6 +1062,8 @@ DECLARE
     ext_schema name;
     cmd text;
     n record;
+    was record;
+    may_record boolean := has_table_privilege('@extschema@.ulid_node_servers', 'INSERT');
 BEGIN
     IF NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') THEN
         RAISE EXCEPTION 'ulid_check_node_ids() checks a Citus cluster, and Citus is not installed in the database "%"', current_database()
@@ -1022,7 +1079,7 @@ BEGIN
     END IF;
     SELECT ns.nspname INTO ext_schema
     FROM pg_extension e JOIN pg_namespace ns ON ns.oid = e.extnamespace WHERE e.extname = 'ulid';
-    cmd := format('SELECT row_to_json(i)::text FROM %I.ulid_node_identity() i', ext_schema);
+    cmd := format('SELECT row_to_json(i)::text FROM (SELECT u.*, c.system_identifier FROM %I.ulid_node_identity() u, pg_catalog.pg_control_system() c) i', ext_schema);
     FOR n IN
         WITH answers AS (
             SELECT coalesce(d.nodename, current_setting('citus.local_hostname')) AS name,
@@ -1035,6 +1092,7 @@ BEGIN
                    CASE WHEN a.success THEN (a.result::json ->> 'node_id')::bigint END AS id,
                    CASE WHEN a.success THEN a.result::json ->> 'source' END AS src,
                    CASE WHEN a.success THEN a.result::json ->> 'owned_nodes' END AS owned,
+                   CASE WHEN a.success THEN (a.result::json ->> 'system_identifier')::bigint END AS sysid,
                    CASE WHEN a.success THEN a.result::json ->> 'problem'
                         ELSE 'could not ask the node: ' || a.result END AS why
             FROM answers a
@@ -1045,7 +1103,7 @@ BEGIN
                              '[]') AS r
             FROM nodes nd, unnest(string_to_array(nullif(nd.owned, ''), ',')) x
         )
-        SELECT nd.name, nd.port, nd.id, nd.src, nd.owned,
+        SELECT nd.name, nd.port, nd.id, nd.src, nd.owned, nd.sysid,
                EXISTS (SELECT 1 FROM ranges a JOIN ranges b ON a.r && b.r
                        WHERE a.name = nd.name AND a.port = nd.port
                          AND (b.name, b.port) <> (nd.name, nd.port)) AS shared,
@@ -1063,31 +1121,30 @@ BEGIN
         SELECT nullif(concat_ws('; ', n.why, string_agg(format('node id %s does not fit the layout %s (nodes 0 to %s) that the default of %s mints on',
                                                                n.id, l.layout, l.max_node, l.columns), '; ' ORDER BY l.layout)), '')
           INTO problem
-          FROM (SELECT f.layout, f.max_node,
-                       min(f.col) || CASE WHEN count(*) > 1 THEN format(' (and %s more)', count(*) - 1) ELSE '' END AS columns
-                  FROM (SELECT x.layout, format('%s.%I', d.adrelid::regclass, a.attname) AS col,
-                               CASE WHEN x.layout = 'COSID_80' THEN 1048575
-                                    ELSE (SELECT (2::numeric ^ sum(b[2]::int) - 1)::bigint
-                                            FROM regexp_matches(split_part(@extschema@.snowflake_layout_diagram(x.layout::@extschema@.snowflake_layout), E'\n', 1),
-                                                                '\| ([a-z_][a-z0-9_]*) (\d+) ', 'g') b
-                                           WHERE b[1] NOT IN ('sign', 'unused', 'time', 'sequence')) END AS max_node
-                          FROM pg_attrdef d
-                          JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum AND NOT a.attisdropped,
-                               regexp_matches(pg_get_expr(d.adbin, d.adrelid),
-                                              'snowflake_next\(''((?:[^'']|'''')*)''::(?:(?:[a-z_][a-z0-9_$]*|"(?:[^"]|"")+")\.)?snowflake_layout\)|cosid80_(next)\(NULL::bigint\)', 'g') r,
-                               LATERAL (SELECT CASE WHEN r[2] IS NOT NULL THEN 'COSID_80' ELSE replace(r[1], '''''', '''') END) x(layout)
-                         WHERE EXISTS (SELECT FROM pg_depend p
-                                        WHERE p.classid = 'pg_attrdef'::regclass AND p.objid = d.oid
-                                          AND p.refclassid = 'pg_proc'::regclass
-                                          AND p.refobjid IN ('@extschema@.snowflake_next(@extschema@.snowflake_layout)'::regprocedure,
-                                                             '@extschema@.cosid80_next(bigint)'::regprocedure))) f
-                 WHERE n.id > f.max_node
-                 GROUP BY f.layout, f.max_node) l;
+          FROM @extschema@.ulid_node_id_layouts() l
+         WHERE n.id > l.max_node;
+        -- the server first seen on this node id, when it was another one
+        IF n.id IS NOT NULL AND n.sysid IS NOT NULL THEN
+            IF may_record THEN
+                INSERT INTO @extschema@.ulid_node_servers AS s (node_id, system_identifier, node_name, node_port)
+                VALUES (n.id, n.sysid, n.name, n.port) ON CONFLICT ON CONSTRAINT ulid_node_servers_pkey DO NOTHING;
+            END IF;
+            SELECT * INTO was FROM @extschema@.ulid_node_servers s
+             WHERE s.node_id = n.id AND s.system_identifier <> n.sysid;
+            IF FOUND THEN
+                shared := true;
+                problem := concat_ws('; ', problem,
+                    format('node id %s was another server''s when first seen: %s:%s, system identifier %s (this one''s is %s); '
+                           'if that server still runs (a node removed with citus_remove_node keeps minting on its group), both mint equal ids: '
+                           'stop it, or set ulid.node_id_source = ''setting'' there; then DELETE FROM %I.ulid_node_servers WHERE node_id = %s records this server',
+                           n.id, was.node_name, was.node_port, was.system_identifier, n.sysid, ext_schema, n.id));
+            END IF;
+        END IF;
         RETURN NEXT;
     END LOOP;
 END
 $fn$;
-COMMENT ON FUNCTION ulid_check_node_ids() IS 'on a Citus coordinator: every node''s name, port, node id, its source, the nodes it owns, whether another node owns one of them too, and its problem: why it has no node id, or a column default''s layout that its node id does not fit';
+COMMENT ON FUNCTION ulid_check_node_ids() IS 'on a Citus coordinator: every node''s name, port, node id, its source, the nodes it owns, whether another node owns one of them too (or another server did: ulid_node_servers), and its problem: why it has no node id, a column default''s layout that its node id does not fit, or the other server first seen on it (recorded when a superuser runs it)';
 
 -----------------------------------------------------------------------------
 -- issue 36: public faces of ids (keys, UUIDv47, masks, Sqids, base32hex)
@@ -1204,3 +1261,17 @@ COMMENT ON FUNCTION ulid_to_base32hex(ulid) IS 'RFC 4648 base32hex text of the 1
 CREATE FUNCTION ulid_from_base32hex(text) RETURNS ulid
     AS 'MODULE_PATHNAME', 'ulid_from_base32hex' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION ulid_from_base32hex(text) IS 'a ULID from its base32hex text (either case, with or without its six =)';
+
+-----------------------------------------------------------------------------
+-- issue 40: one health check for operators
+-----------------------------------------------------------------------------
+-- One row per problem this server can see (none when healthy), each with
+-- its fix (src/health.c lists the checks).  Superusers and pg_monitor only,
+-- checked at run time too.  PARALLEL UNSAFE: it catches an error in a
+-- subtransaction (the node-id check).
+CREATE FUNCTION ulid_health(OUT check_name text, OUT severity text, OUT detail text, OUT fix text)
+    RETURNS SETOF record
+    AS 'MODULE_PATHNAME', 'ulid_health' LANGUAGE C VOLATILE PARALLEL UNSAFE;
+COMMENT ON FUNCTION ulid_health() IS 'one row per problem this server can see (floor file, preload, advanced states, capacity, node id), with its severity and fix; no rows when healthy (superusers and pg_monitor)';
+REVOKE ALL ON FUNCTION ulid_health() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION ulid_health() TO pg_monitor;

@@ -59,7 +59,7 @@ check_node80(int64 node, bool from_setting)
 			 errdetail("COSID_80 has a 20-bit node: nodes 0 to 1048575."),
 			 !from_setting ? 0 :
 			 ulid_node_source == ULID_NODE_SOURCE_CITUS ?
-			 errhint("The node is this node's Citus group id (ulid.node_id_source = 'citus'), and Citus never hands out a group id twice: mint these ids on a node whose group fits.") :
+			 errhint("The node is this node's Citus group id (ulid.node_id_source = 'citus'), and Citus gives every node it adds a new group id unless told one: mint these ids on a node whose group fits.") :
 			 errhint("The node is this server's node id (ulid.node_id): set one that fits, or pass a node this server owns that fits: cosid80_next(node).")));
 }
 

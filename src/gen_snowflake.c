@@ -259,7 +259,7 @@ check_node(const sfl_layout *l, int64 node, bool from_setting)
 					   l->node_bits, sfl_max_node(l)),
 			 !from_setting ? 0 :
 			 ulid_node_source == ULID_NODE_SOURCE_CITUS ?
-			 errhint("The node is this node's Citus group id (ulid.node_id_source = 'citus'), and Citus never hands out a group id twice: give the column a layout whose node fields hold more bits (twitter's hold 10: nodes 0 to 1023).") :
+			 errhint("The node is this node's Citus group id (ulid.node_id_source = 'citus'), and Citus gives every node it adds a new group id unless told one: give the column a layout whose node fields hold more bits (twitter's hold 10: nodes 0 to 1023).") :
 			 errhint("The node is this server's node id (ulid.node_id): set one that fits, or pass a node this server owns that fits: snowflake_next(layout, node).")));
 }
 

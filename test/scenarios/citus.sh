@@ -237,7 +237,7 @@ check "citus: ulid_check_node_ids() names the worker whose group id does not fit
 	"$pc:0:citus:0:f $p1:1:citus:1:f $p2:2:citus:2:f:node id 2 does not fit the layout $tiny (nodes 0 to 1) that the default of public.tiny.id mints on" \
 	"$(node_ids)"
 check "citus: minting there fails with 22003, and the hint gives the fix on Citus (a layout with more node bits)" \
-	"22003: node 2 does not fit the layout $tiny|The node is this node's Citus group id (ulid.node_id_source = 'citus'), and Citus never hands out a group id twice: give the column a layout whose node fields hold more bits (twitter's hold 10: nodes 0 to 1023)." \
+	"22003: node 2 does not fit the layout $tiny|The node is this node's Citus group id (ulid.node_id_source = 'citus'), and Citus gives every node it adds a new group id unless told one: give the column a layout whose node fields hold more bits (twitter's hold 10: nodes 0 to 1023)." \
 	"$(sqlstate_of $W2 postgres "INSERT INTO tiny(k) VALUES (1)")|$(psqlx $W2 -c "INSERT INTO tiny(k) VALUES (1)" 2>&1 | sed -n 's/^HINT:  //p')"
 q "DROP TABLE tiny" >/dev/null
 
@@ -352,3 +352,39 @@ check "citus: after rebalancing, each INSERT ... SELECT id names the worker hold
 check "citus: 0 duplicate ids in sf after rebalancing" "0" "$(q "SELECT count(*) - count(DISTINCT id) FROM sf")"
 check "citus: ulid_check_node_ids() lists the four nodes, none shared" \
 	"$all_groups $p3:3:citus:3:f" "$(node_ids)"
+
+# --- a group id handed to another server (citus_add_node(..., groupid => N)) ---
+# A fifth server joins as group 4 and the check records it; it is removed
+# with citus_remove_node() but keeps running, and still mints on group 4
+# (Citus leaves it its metadata); a new server added with groupid => 4 mints
+# on 4 too.  The check names node id 4 as another server's (shared, with
+# the fix) until the old server is stopped and its row deleted.
+W4=citus_w4 W5=citus_w5
+for n in $W4 $W5; do
+	if ! ULID_PRELOAD='citus,ulid' pg_new_tcp $n "${conf[@]}" || ! pg_start $n ||
+		! psqlx $n -c "CREATE EXTENSION citus" -c "CREATE EXTENSION ulid" >"$ULID_WORK/$n.citus.log" 2>&1; then
+		sed 's/^/# /' "$ULID_WORK/$n.citus.log"
+		not_ok "citus: server $n starts with citus and ulid"
+		exit 1
+	fi
+done
+p4=$(pg_port $W4) p5=$(pg_port $W5)
+sysid() { psqlx "$1" -c "SELECT system_identifier FROM pg_control_system()"; }
+q "SELECT citus_add_node('127.0.0.1', $p4)" >/dev/null
+check "citus: a fifth server joins as node 4, and the check records its server" \
+	"$all_groups $p3:3:citus:3:f $p4:4:citus:4:f|$p4:$(sysid $W4)" \
+	"$(node_ids)|$(q "SELECT node_port || ':' || system_identifier FROM ulid_node_servers WHERE node_id = 4")"
+q "SELECT citus_remove_node('127.0.0.1', $p4)" >/dev/null
+q "SELECT citus_add_node('127.0.0.1', $p5, groupid => 4)" >/dev/null
+check "citus: the removed server still mints on node 4, and so does the server added with groupid => 4" "4|4" \
+	"$(psqlx $W4 -c "SELECT snowflake_node(snowflake_next('twitter'), 'twitter')")|$(psqlx $W5 -c "SELECT snowflake_node(snowflake_next('twitter'), 'twitter')")"
+reused="node id 4 was another server's when first seen: 127.0.0.1:$p4, system identifier $(sysid $W4) (this one's is $(sysid $W5)); if that server still runs (a node removed with citus_remove_node keeps minting on its group), both mint equal ids: stop it, or set ulid.node_id_source = 'setting' there; then DELETE FROM public.ulid_node_servers WHERE node_id = 4 records this server"
+check "citus: ulid_check_node_ids() names node id 4 as another server's now (shared), with the fix" \
+	"$all_groups $p3:3:citus:3:f $p5:4:citus:4:t:$reused" "$(node_ids)"
+pg_stop $W4 >/dev/null
+q "DELETE FROM ulid_node_servers WHERE node_id = 4" >/dev/null
+check "citus: with the old server stopped and its row deleted, the check records the new one and is clean" \
+	"$all_groups $p3:3:citus:3:f $p5:4:citus:4:f|$p5:$(sysid $W5)" \
+	"$(node_ids)|$(q "SELECT node_port || ':' || system_identifier FROM ulid_node_servers WHERE node_id = 4")"
+check "citus: ulid_node_servers is readable by every role and written by superusers only" "t|f" \
+	"$(q "SELECT has_table_privilege('public', 'ulid_node_servers', 'SELECT'), has_table_privilege('public', 'ulid_node_servers', 'INSERT')" | tr -d ' ')"

@@ -187,7 +187,9 @@ SELECT name, ok FROM (VALUES
     ('snowflake_mask and unmask', ext.snowflake_unmask(ext.snowflake_mask(1541815603606036480, 'twitter', 'lc'), 'twitter', 'lc') = 1541815603606036480),
     ('sqids_encode and decode', ext.sqids_encode('{1,2,3}') = '86Rf07' AND ext.sqids_decode('86Rf07') = '{1,2,3}'),
     ('ulid_to_base32hex and back', ext.ulid_to_base32hex('01HTQW311N1KR5G0Y75M3EF00H') = '067AVGC46K6F0M03OSMGDPS024'
-                                   AND ext.ulid_from_base32hex('067avgc46k6f0m03osmgdps024')::text = '01HTQW311N1KR5G0Y75M3EF00H')
+                                   AND ext.ulid_from_base32hex('067avgc46k6f0m03osmgdps024')::text = '01HTQW311N1KR5G0Y75M3EF00H'),
+    ('ulid_health', (SELECT count(*) FILTER (WHERE severity NOT IN ('critical', 'warning')) = 0 FROM ext.ulid_health())),
+    ('ulid_node_id_layouts', (SELECT count(*) FILTER (WHERE max_node < 0) = 0 FROM ext.ulid_node_id_layouts()))
 ) c(name, ok);
 DO $$ BEGIN PERFORM ext.ulid_key_drop('lc'); END $$;
 SELECT 'not called: ' || p.oid::regprocedure
