@@ -195,9 +195,10 @@ mallory_gone() {
 wait_until 5 mallory_gone
 
 # parallel statements whose workers mint, cut by statement_timeout: the
-# leader terminates its workers, one of them the writer
+# leader terminates its workers, one of them the writer (which waits for the
+# standby whatever the session's synchronous_commit)
 par="SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;
-	SET min_parallel_table_scan_size = 0; SET parallel_leader_participation = off;"
+	SET min_parallel_table_scan_size = 0; SET parallel_leader_participation = off; SET synchronous_commit = off;"
 check "absent: the parallel statement's plan has workers" 1 \
 	"$(psqlx $P -U mallory -c "$par" -c "EXPLAIN SELECT snowflake_next('twitter') FROM big LIMIT 50000" | grep -c 'Workers Planned: 2')"
 before=$(grep -c 'terminating background worker "parallel worker" due to administrator command' "$log")
@@ -218,15 +219,15 @@ set_sync nosuch
 sleep 1.5 # idle: the next id needs a new floor
 declare -A PID
 pids=()
-start_minter() { # NAME
-	PGAPPNAME=$1 "$PG_BIN/psql" -X -q -At -h "$ULID_WORK/sock" -p "$(pg_port $P)" -U mallory -d postgres \
+start_minter() { # NAME (the writer's session has synchronous_commit off: it waits all the same)
+	PGOPTIONS="-c synchronous_commit=$([ "$1" == fw_writer ] && echo off || echo on)" PGAPPNAME=$1 "$PG_BIN/psql" -X -q -At -h "$ULID_WORK/sock" -p "$(pg_port $P)" -U mallory -d postgres \
 		-c "SELECT gen_monotonic_ulid()" >"$ULID_WORK/fw_$1.out" 2>&1 &
 	pids+=($!)
 }
 pid_of() { psqlx $P -c "SELECT pid FROM pg_stat_activity WHERE application_name = '$1' AND state = 'active'"; }
 waits_in() { [ "$(psqlx $P -c "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE '$1' AND wait_event = '$2'")" == "$3" ]; }
 start_minter fw_writer
-check_cmd "release: the writer waits for the standby (IPC/SyncRep)" wait_until 10 waits_in fw_writer SyncRep 1
+check_cmd "release: the writer waits for the standby (IPC/SyncRep), its session's synchronous_commit off" wait_until 10 waits_in fw_writer SyncRep 1
 for n in 1 2 3 4; do start_minter fw_sleeper$n; done
 check_cmd "release: 4 other minting backends sleep with the extension's wait event ($sleep_event)" \
 	wait_until 10 waits_in 'fw_sleeper%' "$sleep_event" 4
