@@ -97,6 +97,39 @@
 #endif
 
 /*
+ * Wait events of an extension's own name (WaitEventExtensionNew) arrived
+ * in 17; before, an extension's waits all show as Extension/Extension.
+ */
+#if PG_VERSION_NUM >= 170000
+#include "utils/wait_event.h"
+#define ULID_HAS_CUSTOM_WAIT_EVENTS 1
+#endif
+
+/*
+ * Whether synchronous standbys are configured, as SyncRepWaitForLSN()
+ * decides it: from shared memory, which the checkpointer updates when
+ * synchronous_standby_names changes (a backend's own copy of the setting
+ * is reloaded only between statements).  Minor releases of 2025 replaced
+ * the flag sync_standbys_defined by a status word, whose "initialised" bit
+ * is clear until the checkpointer first read the setting: core then falls
+ * back to the backend's copy, and so does ulid_sync_standbys_defined().
+ * Only for a file that defines ULID_WANTS_SYNCREP before its first include
+ * (floor_wal.c).
+ */
+#ifdef ULID_WANTS_SYNCREP
+#include "replication/syncrep.h"
+#include "replication/walsender_private.h"
+#ifdef SYNC_STANDBY_INIT
+#define ulid_sync_standbys_defined(ctl) \
+	(((ctl)->sync_standbys_status & SYNC_STANDBY_INIT) ? \
+	 ((ctl)->sync_standbys_status & SYNC_STANDBY_DEFINED) != 0 : \
+	 (SyncRepStandbyNames != NULL && SyncRepStandbyNames[0] != '\0'))
+#else
+#define ulid_sync_standbys_defined(ctl) ((ctl)->sync_standbys_defined)
+#endif
+#endif
+
+/*
  * PGlite (PostgreSQL 18 in WebAssembly, test/pglite/build.sh) builds with
  * __PGLITE__.  Its main module exports only the symbols its own extensions
  * use: a side module that needs another one fails to load (a variable, or a
@@ -119,7 +152,11 @@
  *	- src/pglite/no_advance_tables.c replaces advance_tables.c (the index
  *	  scan functions are not exported);
  *	- the hint for SET of a node setting shows no value (node.c:
- *	  ExtractSetVariableArgs is not exported).
+ *	  ExtractSetVariableArgs is not exported);
+ *	- one backend is the whole server, so the floor writer's lock is never
+ *	  contended (floors.c): ULID_SINGLE_BACKEND leaves out its condition
+ *	  variable, its wait event and its exit callback, which would only add
+ *	  imports from the main module.
  * test/pglite/build.sh fails when the side module imports anything PGlite's
  * main module does not export.
  */
@@ -128,6 +165,7 @@
 #define ulid_builtin_call1(fn, oid, a) OidFunctionCall1(oid, a)
 #define ulid_builtin_call2(fn, oid, a, b) OidFunctionCall2(oid, a, b)
 #define ULID_DATA_DIR "."
+#define ULID_SINGLE_BACKEND 1
 #undef strerror
 #else
 #define ulid_builtin_call1(fn, oid, a) DirectFunctionCall1(fn, a)

@@ -40,6 +40,21 @@ ulid_floor_file_path(void)
 	return path;
 }
 
+/* ERROR (at elevel) 55000: what stands where the temporary file goes */
+static void
+report_tmp_damage(const char *what, int elevel)
+{
+	char		tmp[MAXPGPATH];
+
+	snprintf(tmp, sizeof(tmp), "%s/%s", ULID_DATA_DIR, FLOOR_TMP_FILE);
+	ereport(elevel,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("could not write the ulid restart floor: \"%s\" is %s", tmp, what),
+			 errdetail("The server writes the restart floor of gen_monotonic_ulid() and snowflake_next() to this temporary file, which it creates itself, and renames it to \"%s\"; something else was put in its place. No id is issued past the floor in force until the file is written.",
+					   ulid_floor_file_path()),
+			 errhint("A superuser removes it: SELECT ulid_floor_repair(now()); (a repair never lowers a floor), or remove it as the operating system user that runs the server.")));
+}
+
 void
 ulid_floor_file_read(UlidFloorRead *out, size_t max_entries)
 {
@@ -157,14 +172,31 @@ ulid_floor_file_read(UlidFloorRead *out, size_t max_entries)
 	out->ms = (int64) ms;
 }
 
+/* What stands at a path that should hold a regular file of the server's. */
+static const char *
+kind_of(const struct stat *sb)
+{
+	if (S_ISLNK(sb->st_mode))
+		return "a symbolic link";
+	if (S_ISDIR(sb->st_mode))
+		return "a directory";
+	if (S_ISFIFO(sb->st_mode))
+		return "a FIFO";
+	if (!S_ISREG(sb->st_mode))
+		return "a special file";
+	return "a file of another operating system user";
+}
+
 /*
  * Clear one path (relative to the data directory) for the writer: remove a
  * symlink, anything that is neither a file nor a directory, a file this
- * process cannot open for reading and writing, or an empty directory.
- * Returns what was removed (NULL: nothing); ERROR when it cannot.
+ * process cannot open for reading and writing, or an empty directory; at
+ * the temporary file's path (temporary) also any file.  Returns what was
+ * removed (NULL: nothing, or the server's own leftover temporary file);
+ * ERROR when it cannot.
  */
 static const char *
-clear_path(const char *rel)
+clear_path(const char *rel, bool temporary)
 {
 	char		abs[MAXPGPATH];
 	struct stat sb;
@@ -192,6 +224,18 @@ clear_path(const char *rel)
 						   ulid_floor_file_path()),
 				 errhint("Move the directory \"%s\" away (or remove it) as the operating system user that runs the server, then run ulid_floor_repair() again.", abs)));
 	}
+	if (temporary)
+	{
+		/* a leftover of the server's own is removed without a word */
+		what = S_ISREG(sb.st_mode) && sb.st_uid == geteuid() ? NULL : kind_of(&sb);
+		if (unlink(rel) != 0 && errno != ENOENT)
+			ereport(ERROR,
+					(errcode_for_file_access(),
+					 errmsg("could not remove %s at \"%s\" to repair the ulid restart floor: %m",
+							what ? what : "a file", abs),
+					 errhint("Remove \"%s\" by hand as the operating system user that runs the server, then run ulid_floor_repair() again.", abs)));
+		return what;
+	}
 	if (S_ISLNK(sb.st_mode))
 		what = "a symbolic link";
 	else if (!S_ISREG(sb.st_mode))
@@ -214,10 +258,54 @@ clear_path(const char *rel)
 const char *
 ulid_floor_file_clear(void)
 {
-	const char *what = clear_path(ULID_FLOOR_FILE);
+	const char *what = clear_path(ULID_FLOOR_FILE, false);
+	const char *tmp = clear_path(FLOOR_TMP_FILE, true);
 
-	(void) clear_path(FLOOR_TMP_FILE);
-	return what;
+	if (what != NULL)
+		what = psprintf("%s that stood in its place", what);
+	if (tmp != NULL)
+		tmp = psprintf("%s that stood where its temporary file \"%s/%s\" is written",
+					   tmp, ULID_DATA_DIR, FLOOR_TMP_FILE);
+	if (what != NULL && tmp != NULL)
+		return psprintf("%s, and %s", what, tmp);
+	return what != NULL ? what : tmp;
+}
+
+/*
+ * Before the temporary file is created: nothing may stand at its path.  A
+ * regular file of the server's own user is a write that a crash cut short:
+ * it is removed.  Anything else (a symbolic link, a FIFO, a directory,
+ * another user's file) was put there from outside: damage, reported at
+ * elevel with 55000, naming it and the repair (ulid_floor_file_clear()
+ * removes it).  Returns whether the path is clear.
+ */
+static bool
+clear_tmp(int elevel)
+{
+	struct stat sb;
+
+	if (lstat(FLOOR_TMP_FILE, &sb) != 0)
+	{
+		if (errno == ENOENT)
+			return true;
+		ereport(elevel,
+				(errcode_for_file_access(),
+				 errmsg("could not inspect file \"%s\": %m", FLOOR_TMP_FILE),
+				 errdetail(WRITE_DETAIL, ulid_floor_file_path()), errhint(WRITE_HINT)));
+		return false;
+	}
+	if (S_ISREG(sb.st_mode) && sb.st_uid == geteuid())
+	{
+		if (unlink(FLOOR_TMP_FILE) == 0 || errno == ENOENT)
+			return true;
+		ereport(elevel,
+				(errcode_for_file_access(),
+				 errmsg("could not remove the leftover file \"%s\": %m", FLOOR_TMP_FILE),
+				 errdetail(WRITE_DETAIL, ulid_floor_file_path()), errhint(WRITE_HINT)));
+		return false;
+	}
+	report_tmp_damage(kind_of(&sb), elevel);
+	return false;
 }
 
 bool
@@ -226,7 +314,23 @@ ulid_floor_file_write(const char *text, size_t len, int elevel)
 	const char *path = ulid_floor_file_path();
 	int			fd;
 
-	fd = OpenTransientFile(FLOOR_TMP_FILE, O_WRONLY | O_CREAT | O_TRUNC | PG_BINARY);
+	/*
+	 * A new file, created here: never a FIFO's open (which would block for
+	 * ever, holding the writer's lock) nor a symbolic link followed.
+	 */
+	if (!clear_tmp(elevel))
+		return false;
+	fd = OpenTransientFile(FLOOR_TMP_FILE,
+						   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | PG_BINARY);
+	if (fd < 0 && (errno == EEXIST || errno == ELOOP))
+	{
+		struct stat sb;
+
+		/* put there since clear_tmp() looked */
+		report_tmp_damage(lstat(FLOOR_TMP_FILE, &sb) == 0 ? kind_of(&sb) : "something",
+						  elevel);
+		return false;
+	}
 	if (fd < 0)
 	{
 		ereport(elevel,

@@ -41,17 +41,20 @@ extern void ulid_floor_file_read(UlidFloorRead *out, size_t max_entries);
 /*
  * Durably replace the file by len bytes of text (temporary file, fsync,
  * durable_rename).  On failure reports at elevel, naming the file as the
- * generators' restart floor, and returns false.
+ * generators' restart floor, and returns false.  The temporary file is
+ * created new (O_EXCL, O_NOFOLLOW, O_NONBLOCK): anything but a leftover
+ * file of the server's at its path is damage (55000, naming it and
+ * ulid_floor_repair()), never followed nor waited on.
  */
 extern bool ulid_floor_file_write(const char *text, size_t len, int elevel);
 
 /*
  * For ulid_floor_repair(), before it writes: remove what stands in the
  * way of writing the file (a symlink, a special file, a file the server
- * cannot open, an empty directory) at its path or the temporary file's.
- * Returns what was removed at the file's path ("a symbolic link" ...), or
- * NULL.  ERROR 55000 for a directory with contents, naming what to remove
- * by hand and where.
+ * cannot open, an empty directory) at its path, and anything at the
+ * temporary file's.  Returns what was removed and where ("a symbolic link
+ * that stood in its place" ...), or NULL.  ERROR 55000 for a directory
+ * with contents, naming what to remove by hand and where.
  */
 extern const char *ulid_floor_file_clear(void);
 

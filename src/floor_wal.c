@@ -11,7 +11,9 @@
  * the new floor takes effect, so before any id under it is returned.  The
  * writer then flushes the record and, where synchronous replication is
  * configured, waits until the synchronous standbys have flushed it too
- * (ulid_wal_confirm()), whatever the session's synchronous_commit, and only
+ * (ulid_wal_confirm(): in core's queue, as a commit waits, so switching
+ * synchronous replication off releases it, and a cancel ends it with an
+ * ERROR), whatever the session's synchronous_commit, and only
  * then does the floor take effect: no id, of any statement (a read-only one,
  * a parallel worker's), lies under a floor the standby may not have.  This
  * costs one standby round trip per floor move (about twice a second while
@@ -67,6 +69,7 @@
  *
  *-------------------------------------------------------------------------
  */
+#define ULID_WANTS_SYNCREP		/* compat.h: ulid_sync_standbys_defined() */
 #include "ulid.h"
 
 #include "access/parallel.h"
@@ -78,6 +81,7 @@
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "replication/syncrep.h"
+#include "replication/walsender.h"
 #include "replication/walsender_private.h"
 #include "storage/latch.h"
 #include "storage/lwlock.h"
@@ -231,34 +235,124 @@ ulid_wal_log_floor(int64 global, uint32 kind, const uint8 *key, int64 own)
 					  kind != 0 ? XLOG_ULID_OWN_FLOOR : XLOG_ULID_FLOOR);
 }
 
+/*
+ * Whether the floor record at lsn needs no (more) waiting: no synchronous
+ * standby is configured (as the checkpointer last published it, or no WAL
+ * sender can run), or the synchronous standbys flushed it.
+ */
+static bool
+sync_confirmed(XLogRecPtr lsn)
+{
+	volatile WalSndCtlData *ctl = WalSndCtl;
+	XLogRecPtr	done;
+
+	if (ctl == NULL || max_wal_senders == 0 || !ulid_sync_standbys_defined(ctl))
+		return true;
+	LWLockAcquire(SyncRepLock, LW_SHARED);
+	done = ctl->lsn[SYNC_REP_WAIT_FLUSH];
+	LWLockRelease(SyncRepLock);
+	return done >= lsn;
+}
+
+/* a context line for core's WARNING when the wait is cancelled, and our ERROR */
+static void
+confirm_context(void *arg)
+{
+	XLogRecPtr	lsn = *(XLogRecPtr *) arg;
+
+	errcontext("waiting for the synchronous standby to confirm the ulid floor record at %X/%X: no id under that floor is returned before it is confirmed, and this wait committed nothing",
+			   LSN_FORMAT_ARGS(lsn));
+}
+
+/*
+ * Wait as a commit does: core's SyncRepWaitForLSN(), in the synchronous
+ * replication queue, woken by the WAL senders as the standbys confirm, and
+ * by the checkpointer when synchronous_standby_names is emptied.  Three
+ * things differ from a commit, and are handled around it:
+ *	- it returns at once when the session's synchronous_commit is local or
+ *	  off, and waits only for the standby's write with remote_write: the
+ *	  floor covers every session's ids, so synchronous_commit is raised to
+ *	  on (remote flush) for the call, in a GUC nest level (allowed in a
+ *	  parallel worker);
+ *	- it must be called with interrupts held (after a commit nothing may be
+ *	  undone), and turns a cancel into a WARNING ("The transaction has
+ *	  already committed locally": our context line says what the wait
+ *	  really was) and returns: the cancel is raised again here as the
+ *	  statement's ERROR (57014, statement_timeout's or a cancel's text), so
+ *	  that no id is issued under the unconfirmed floor;
+ *	- a termination makes it return with ProcDiePending kept, which the
+ *	  CHECK_FOR_INTERRUPTS() after it turns into the FATAL exit.
+ */
+static void
+wait_for_standbys(XLogRecPtr lsn)
+{
+	ErrorContextCallback context;
+	int			nest = -1;
+
+	context.callback = confirm_context;
+	context.arg = &lsn;
+	context.previous = error_context_stack;
+	error_context_stack = &context;
+	for (;;)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (sync_confirmed(lsn))
+			break;
+		if (nest < 0 && synchronous_commit < SYNCHRONOUS_COMMIT_REMOTE_FLUSH)
+		{
+			nest = NewGUCNestLevel();
+			(void) set_config_option("synchronous_commit", "on", PGC_USERSET,
+									 PGC_S_SESSION, GUC_ACTION_SAVE, true,
+									 ERROR, false);
+		}
+		HOLD_INTERRUPTS();
+		SyncRepWaitForLSN(lsn, false);
+		RESUME_INTERRUPTS();
+		if (sync_confirmed(lsn))
+			break;
+		if (ProcDiePending || InterruptPending)
+		{
+			/* cancelled (core cleared QueryCancelPending): the statement fails */
+			if (!ProcDiePending)
+				QueryCancelPending = true;
+			InterruptPending = true;
+			CHECK_FOR_INTERRUPTS();
+			ereport(ERROR,
+					(errcode(ERRCODE_QUERY_CANCELED),
+					 errmsg("canceling statement due to user request")));
+		}
+
+		/*
+		 * Released without a cancel yet not confirmed: synchronous
+		 * replication was switched off and on again meanwhile.  Queue again
+		 * (after a short sleep, so that no unforeseen early return of core's
+		 * wait can make this loop spin).
+		 */
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 10L, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+	}
+	error_context_stack = context.previous;
+	if (nest >= 0)
+		AtEOXact_GUC(true, nest);
+}
+
 void
 ulid_wal_confirm(XLogRecPtr lsn)
 {
 	XLogFlush(lsn);
-	for (;;)
+	if (sync_confirmed(lsn))
+		return;
+	ulid_floor_sync_wait_begin();
+	PG_TRY();
 	{
-		volatile WalSndCtlData *ctl = WalSndCtl;
-		XLogRecPtr	done;
-
-		/*
-		 * synchronous_standby_names, not the session's synchronous_commit:
-		 * the floor covers every session's ids.  The confirmed positions
-		 * are read as SyncRepWaitForLSN() reads them; polling them, rather
-		 * than queueing there, works in a parallel worker too and is
-		 * interruptible with an ERROR (the floor then takes no effect).
-		 */
-		if (ctl == NULL || SyncRepStandbyNames == NULL || SyncRepStandbyNames[0] == '\0')
-			return;
-		LWLockAcquire(SyncRepLock, LW_SHARED);
-		done = ctl->lsn[SYNC_REP_WAIT_FLUSH];
-		LWLockRelease(SyncRepLock);
-		if (done >= lsn)
-			return;
-		CHECK_FOR_INTERRUPTS();
-		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-						 1L, PG_WAIT_EXTENSION);
-		ResetLatch(MyLatch);
+		wait_for_standbys(lsn);
 	}
+	PG_FINALLY();
+	{
+		ulid_floor_sync_wait_end();
+	}
+	PG_END_TRY();
 }
 
 void

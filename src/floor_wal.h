@@ -51,10 +51,12 @@ extern XLogRecPtr ulid_wal_log_floor(int64 global, uint32 kind, const uint8 *key
 
 /*
  * Before the floors logged up to lsn take effect: flush WAL to lsn and,
- * where synchronous replication is configured (synchronous_standby_names),
- * wait until the synchronous standbys have flushed it, whatever the
- * session's synchronous_commit.  Interruptible (cancel: the floor does not
- * take effect).
+ * where synchronous replication is configured (synchronous_standby_names,
+ * as the checkpointer last published it), wait as a commit does until the
+ * synchronous standbys have flushed it, whatever the session's
+ * synchronous_commit.  The wait ends when synchronous replication is
+ * switched off; a cancel or statement_timeout ends it with ERROR 57014 (the
+ * floor does not take effect), a termination with FATAL.
  */
 extern void ulid_wal_confirm(XLogRecPtr lsn);
 
@@ -73,5 +75,14 @@ extern void ulid_floor_replay(int64 global, uint32 kind, const uint8 *key,
 							  int64 own);
 extern void ulid_floor_replay_reset(uint32 kind, const uint8 *key);
 extern void ulid_floor_replay_lower(int64 global);
+
+/*
+ * Implemented by floors.c: record that this process waits for the
+ * synchronous standbys to confirm a floor record, and since when (for
+ * ulid_floor_sync_waiter()), and that it no longer does.  The writer's
+ * release clears it too, also at FATAL exit.
+ */
+extern void ulid_floor_sync_wait_begin(void);
+extern void ulid_floor_sync_wait_end(void);
 
 #endif							/* ULID_FLOOR_WAL_H */

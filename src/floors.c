@@ -8,11 +8,31 @@
  * LOCKING (besides state_table.c's table_lock and each state's mutex)
  *	- durable_ms (atomic) is the persisted server-wide floor, read without a
  *	  lock (also under a state's mutex).
- *	- writing (atomic, used as a try-lock) admits one floor-file writer at a
- *	  time, and serialises every change of a state's advanced flag (advance,
- *	  reset, absorption) and repair.  It is never taken while a spinlock is
- *	  held, and always released (PG_FINALLY).  A backend that needs a floor
- *	  to move while another writes polls (100 us sleeps, interruptible).
+ *	- the writer's lock (below) admits one floor writer at a time, and
+ *	  serialises every change of a state's advanced flag (advance, reset,
+ *	  absorption) and repair.  It is never taken while a spinlock is held.
+ *
+ * THE WRITER'S LOCK
+ * The writer composes the floors, logs them to WAL, waits until the WAL is
+ * flushed and confirmed by the synchronous standbys (floor_wal.c), writes
+ * the file, and only then lets the floors take effect.  The wait for a
+ * standby can last as long as the standby is away, so the lock is not an
+ * LWLock (whose waiters cannot be cancelled) but a word in shared memory,
+ * hdr->writer, holding the writer's pid, taken with a compare-and-swap:
+ *	- it is released on ERROR (PG_FINALLY) and on FATAL exit, which skips
+ *	  PG_FINALLY (pg_terminate_backend(), a parallel worker its leader
+ *	  stops): a before_shmem_exit callback, registered once per process,
+ *	  clears it if this process holds it;
+ *	- a backend that needs the floor to move while another writes sleeps
+ *	  on hdr->writer_cv (wait event UlidFloorWrite on 17+, Extension
+ *	  before), which every release broadcasts; it can be cancelled, and
+ *	  holds nothing while it sleeps.  A backend that only refreshes a floor
+ *	  with half a reservation left does not wait: it issues under the floor
+ *	  in force, which was confirmed before it took effect.
+ * So one backend waits for the standby per floor record (wait event
+ * IPC/SyncRep, its pid in hdr->sync_waiter: ulid_floor_sync_waiter()), and
+ * the others that need that floor sleep until it takes effect or the
+ * writer gives up (cancelled: one of them writes the next record).
  *
  * RESTARTS: THE PERSISTED FLOORS
  * $PGDATA/ulid_floor (floor_file.c) holds the server-wide floor and the own
@@ -70,8 +90,10 @@
 
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "storage/ipc.h"
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
+#include "utils/wait_event.h"
 
 #include "floor_file.h"
 #include "floor_wal.h"
@@ -148,28 +170,152 @@ floor_of(UlidSharedHeader *hdr, UlidGenState *st, uint32 inc, bool own)
 	return v;
 }
 
+/* ---- the writer's lock ---------------------------------------------- */
+
+void
+ulid_floor_writer_init(UlidSharedHeader *hdr)
+{
+	pg_atomic_init_u32(&hdr->writer, 0);
+	pg_atomic_init_u32(&hdr->sync_waiter, 0);
+	pg_atomic_init_u64(&hdr->sync_since, 0);
+#ifndef ULID_SINGLE_BACKEND
+	ConditionVariableInit(&hdr->writer_cv);
+#endif
+}
+
+/* Give the writer's lock back if this process holds it, and wake waiters. */
+static void
+release_writing(UlidSharedHeader *hdr)
+{
+	uint32		me = (uint32) MyProcPid;
+
+	if (pg_atomic_read_u32(&hdr->sync_waiter) == me)
+		pg_atomic_write_u32(&hdr->sync_waiter, 0);
+	if (pg_atomic_compare_exchange_u32(&hdr->writer, &me, 0))
+	{
+#ifndef ULID_SINGLE_BACKEND
+		ConditionVariableBroadcast(&hdr->writer_cv);
+#endif
+	}
+}
+
+#ifndef ULID_SINGLE_BACKEND
+/* before_shmem_exit: a FATAL exit skips PG_FINALLY, not this */
+static void
+release_at_exit(int code pg_attribute_unused(), Datum arg pg_attribute_unused())
+{
+	if (ulid_shared != NULL)
+		release_writing(ulid_shared);
+}
+
+/* the wait event of a backend waiting for the writer */
+static uint32
+writer_wait_event(void)
+{
+#ifdef ULID_HAS_CUSTOM_WAIT_EVENTS
+	static uint32 event = 0;
+
+	if (event == 0)
+		event = WaitEventExtensionNew("UlidFloorWrite");
+	return event;
+#else
+	return PG_WAIT_EXTENSION;
+#endif
+}
+#endif
+
 /*
- * Acquire the writer's try-lock.  With st, return false instead once the
- * floor floor_of(st, inc, own) exceeds needed; without wait, also when
- * another backend holds it.
+ * Take the writer's lock.  With st, return false instead once the floor
+ * floor_of(st, inc, own) exceeds needed; without wait, also when another
+ * backend holds it.  Waits sleep on the condition variable (cancellable).
  */
 static bool
 acquire_writing(UlidSharedHeader *hdr, bool wait, UlidGenState *st,
 				uint32 inc, bool own, int64 needed)
 {
+	bool		got = false;
+	bool		slept = false;
+
+#ifndef ULID_SINGLE_BACKEND
+	static bool exit_callback = false;
+
+	if (!exit_callback)
+	{
+		before_shmem_exit(release_at_exit, (Datum) 0);
+		exit_callback = true;
+	}
+#endif
 	for (;;)
 	{
-		uint32		expected = 0;
+		uint32		holder = 0;
 
 		if (st != NULL && floor_of(hdr, st, inc, own) > needed)
-			return false;
-		if (pg_atomic_compare_exchange_u32(&hdr->writing, &expected, 1))
-			return true;
+			break;
+		if (pg_atomic_compare_exchange_u32(&hdr->writer, &holder, (uint32) MyProcPid))
+		{
+			got = true;
+			break;
+		}
 		if (!wait)
-			return false;
-		CHECK_FOR_INTERRUPTS();
-		pg_usleep(100L);
+			break;
+		if (holder == (uint32) MyProcPid)
+			elog(ERROR, "ulid floor writer's lock is already held by this process");
+#ifdef ULID_SINGLE_BACKEND
+		elog(ERROR, "ulid floor writer's lock is held by process %u", holder);
+#else
+		/* the first call only joins the wait list: the loop checks again */
+		ConditionVariableSleep(&hdr->writer_cv, writer_wait_event());
+		slept = true;
+#endif
 	}
+#ifndef ULID_SINGLE_BACKEND
+	if (slept)
+		ConditionVariableCancelSleep();
+#endif
+	return got;
+}
+
+void
+ulid_floor_sync_wait_begin(void)
+{
+	UlidSharedHeader *hdr = ulid_shared;
+
+	if (hdr == NULL)
+		return;
+	pg_atomic_write_u64(&hdr->sync_since, (uint64) GetCurrentTimestamp());
+	pg_write_barrier();
+	pg_atomic_write_u32(&hdr->sync_waiter, (uint32) MyProcPid);
+}
+
+void
+ulid_floor_sync_wait_end(void)
+{
+	UlidSharedHeader *hdr = ulid_shared;
+
+	if (hdr != NULL && pg_atomic_read_u32(&hdr->sync_waiter) == (uint32) MyProcPid)
+		pg_atomic_write_u32(&hdr->sync_waiter, 0);
+}
+
+int
+ulid_floor_sync_waiter(TimestampTz *since)
+{
+	UlidSharedHeader *hdr = ulid_shared;
+
+	if (hdr == NULL)
+		return 0;				/* no shared state here: no WAL, no wait */
+	for (int tries = 0; tries < 3; tries++)
+	{
+		uint32		pid = pg_atomic_read_u32(&hdr->sync_waiter);
+
+		if (pid == 0)
+			return 0;
+		pg_read_barrier();
+		*since = (TimestampTz) pg_atomic_read_u64(&hdr->sync_since);
+		pg_read_barrier();
+		if (pg_atomic_read_u32(&hdr->sync_waiter) == pid)
+			return (int) pid;
+	}
+	return 0;					/* a new wait began each time: report none */
 }
 
 /*
@@ -197,12 +343,12 @@ slot_of(UlidSharedHeader *hdr, const UlidGenState *st)
 }
 
 /*
- * The writer (holding writing): write the file with the server-wide floor
- * global and every advanced state's own floor, each of reqs[] (n of them)
- * raised to its floor.  On success durable_ms becomes global, each req is
- * advanced with its floor (done), and states whose own floor global
- * overtook are ordinary again.  Returns whether it wrote.  One file write
- * and one WAL record per floor raised, whatever n.
+ * The writer (holding the writer's lock): write the file with the
+ * server-wide floor global and every advanced state's own floor, each of
+ * reqs[] (n of them) raised to its floor.  On success durable_ms becomes
+ * global, each req is advanced with its floor (done), and states whose own
+ * floor global overtook are ordinary again.  Returns whether it wrote.  One
+ * file write and one WAL record per floor raised, whatever n.
  *
  * A state that is not advanced may give way to another key at any time
  * (the writer's lock does not stop that), so each req's incarnation is
@@ -393,7 +539,7 @@ ulid_floor_reserve(UlidGenState *st, uint32 incarnation, int64 ms, int64 ref,
 	}
 	PG_FINALLY();
 	{
-		pg_atomic_exchange_u32(&hdr->writing, 0);
+		release_writing(hdr);
 	}
 	PG_END_TRY();
 }
@@ -531,7 +677,7 @@ advance_round_locked(UlidSharedHeader *hdr, FloorReq *reqs, UlidAdvance **of,
 	}
 	PG_FINALLY();
 	{
-		pg_atomic_exchange_u32(&hdr->writing, 0);
+		release_writing(hdr);
 	}
 	PG_END_TRY();
 	return refused;
@@ -596,8 +742,9 @@ ulid_advance_states(UlidAdvance *adv, int n)
 }
 
 /*
- * Under st->mutex, holding writing: st (advanced) forgets its advance and
- * its words, and goes on from the clock above what it issued before it.
+ * Under st->mutex, holding the writer's lock: st (advanced) forgets its
+ * advance and its words, and goes on from the clock above what it issued
+ * before it.
  */
 static void
 forget_advance(UlidSharedHeader *hdr, UlidGenState *st)
@@ -648,7 +795,7 @@ ulid_state_reset(UlidGenState *st, uint32 incarnation, int64 *own_floor)
 	}
 	PG_FINALLY();
 	{
-		pg_atomic_exchange_u32(&hdr->writing, 0);
+		release_writing(hdr);
 	}
 	PG_END_TRY();
 	return was;
@@ -724,7 +871,7 @@ ulid_floor_replay(int64 global, uint32 kind, const uint8 *key, int64 own)
 	}
 	PG_FINALLY();
 	{
-		pg_atomic_exchange_u32(&hdr->writing, 0);
+		release_writing(hdr);
 	}
 	PG_END_TRY();
 }
@@ -765,7 +912,7 @@ ulid_floor_replay_reset(uint32 kind, const uint8 *key)
 	}
 	PG_FINALLY();
 	{
-		pg_atomic_exchange_u32(&hdr->writing, 0);
+		release_writing(hdr);
 	}
 	PG_END_TRY();
 }
@@ -849,7 +996,7 @@ ulid_floor_repair(PG_FUNCTION_ARGS)
 	}
 	PG_FINALLY();
 	{
-		pg_atomic_exchange_u32(&hdr->writing, 0);
+		release_writing(hdr);
 	}
 	PG_END_TRY();
 
@@ -864,14 +1011,14 @@ ulid_floor_repair(PG_FUNCTION_ARGS)
 		ereport(NOTICE,
 				(errmsg("ulid restart floor file \"%s\" rewritten: its floor stays at %s, above %s",
 						ulid_floor_file_path(), ulid_iso_or_ms(old_global), ulid_iso_or_ms(above_ms)),
-				 removed ? errdetail("The repair removed %s that stood in its place. A repair raises floors and never lowers one: the generators go on above the floor the file had.", removed) :
+				 removed ? errdetail("The repair removed %s. A repair raises floors and never lowers one: the generators go on above the floor the file had.", removed) :
 				 errdetail("A repair raises floors and never lowers one: the generators go on above the floor the file had."),
 				 errhint("If no id was issued that late (a clock that jumped ahead, a file copied from elsewhere), lower it on purpose: SELECT ulid_floor_repair(now(), lower => true);")));
 	else
 		ereport(NOTICE,
 				(errmsg("ulid restart floor file \"%s\" rewritten: every generator issues above %s",
 						ulid_floor_file_path(), ulid_iso_or_ms(above_ms)),
-				 removed ? errdetail("The repair removed %s that stood in its place%s.", removed,
+				 removed ? errdetail("The repair removed %s%s.", removed,
 									 was_damaged ? "; gen_monotonic_ulid() and snowflake_next() issue ids again" : "") :
 				 was_damaged ? errdetail("The damaged file was replaced; gen_monotonic_ulid() and snowflake_next() issue ids again.") : 0));
 	PG_RETURN_VOID();
@@ -900,7 +1047,7 @@ ulid_floor_replay_lower(int64 global)
 	}
 	PG_FINALLY();
 	{
-		pg_atomic_exchange_u32(&hdr->writing, 0);
+		release_writing(hdr);
 	}
 	PG_END_TRY();
 }

@@ -154,4 +154,17 @@ extern bool ulid_state_reset(UlidGenState *st, uint32 incarnation,
 /* An advanced state's error detail ("... advanced past the clock ..."). */
 extern char *ulid_advance_detail(int64 own_floor, const char *reset_call);
 
+/*
+ * The floor writer waiting for the synchronous standbys to confirm its
+ * floor record (floors.c, "THE WRITER'S LOCK"): its pid, and in *since the
+ * time its wait began; 0 when no backend waits (or there is no shared
+ * state in this process).  Every other backend that needs a floor to move
+ * meanwhile sleeps (wait event UlidFloorWrite on 17+, Extension before).
+ * Reads two words of shared memory, takes no lock.
+ */
+extern int	ulid_floor_sync_waiter(TimestampTz *since);
+
+/* Initialise the writer's lock of a new shared structure (state_table.c). */
+extern void ulid_floor_writer_init(UlidSharedHeader *hdr);
+
 #endif							/* ULID_FLOORS_H */

@@ -284,6 +284,28 @@ check_node_id(HealthContext *hc)
  * synchronous-standby wait, floors.h's ulid_floor_sync_waiter(), and the
  * keyring root, keys.h, here.)
  */
+/*
+ * A backend waits for the synchronous standby to confirm a floor record:
+ * every generator call that needs a floor moved waits with it (read-only
+ * and parallel statements too), as commits do.
+ */
+static void
+check_sync_wait(HealthContext *hc)
+{
+	TimestampTz since;
+	int			pid;
+	long		secs;
+	int			usecs;
+
+	if (hc->hdr == NULL || (pid = ulid_floor_sync_waiter(&since)) == 0)
+		return;
+	TimestampDifference(since, GetCurrentTimestamp(), &secs, &usecs);
+	health_report(hc, "sync_standby_wait", secs >= 10 ? "critical" : "warning",
+				  psprintf("Backend %d has waited %ld.%03d s (since %s) for the synchronous standby to confirm a generator floor: every gen_monotonic_ulid(), snowflake_next() and cosid80_next() call that needs a floor moved waits with it (wait event SyncRep for it, UlidFloorWrite or Extension for the others), read-only and parallel statements too.",
+						   pid, secs, usecs / 1000, timestamptz_to_str(since)),
+				  "Bring the standby named in synchronous_standby_names back, or switch synchronous replication off (ALTER SYSTEM RESET synchronous_standby_names; SELECT pg_reload_conf();), which releases the waits at once, as it releases commits; or cancel that backend (SELECT pg_cancel_backend(pid)): its statement fails and the next one waits again.");
+}
+
 static const HealthCheck checks[] = {
 	check_preload,
 	check_floor_file,
@@ -291,6 +313,7 @@ static const HealthCheck checks[] = {
 	check_advanced_states,
 	check_capacity,
 	check_node_id,
+	check_sync_wait,
 };
 
 PG_FUNCTION_INFO_V1(ulid_health);

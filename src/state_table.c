@@ -131,13 +131,14 @@
 #include "utils/guc.h"
 
 #include "floor_file.h"
+#include "floors.h"
 #include "modules.h"
 #include "state_table.h"
 
 #define ULID_SHMEM_MAGIC		0x554C4944	/* "ULID" */
-#define ULID_SHMEM_VERSION		4
+#define ULID_SHMEM_VERSION		5
 #define ULID_SHMEM_NAME			"ulid generator state"
-#define ULID_DSM_NAME			"ulid generator state v4"
+#define ULID_DSM_NAME			"ulid generator state v5"
 #define ULID_DEFAULT_STATES		32768
 #define ULID_DEFAULT_ROLE_STATES 10000
 
@@ -396,7 +397,7 @@ init_shared(UlidSharedHeader *hdr, uint32 capacity)
 	SpinLockInit(&hdr->table_lock);
 	pg_atomic_init_u32(&hdr->hand, 1);
 	pg_atomic_init_u64(&hdr->reclaims, 0);
-	pg_atomic_init_u32(&hdr->writing, 0);
+	ulid_floor_writer_init(hdr);
 	pg_atomic_init_u32(&hdr->lowerings, 0);
 
 	/* slot 0: gen_monotonic_ulid()'s, before anything can fill the table */

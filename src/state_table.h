@@ -17,6 +17,7 @@
 #include "ulid.h"
 
 #include "port/atomics.h"
+#include "storage/condition_variable.h"
 #include "storage/spin.h"
 
 /* Every kind of shared state.  The number is part of the state's key. */
@@ -127,11 +128,15 @@ typedef struct UlidSharedHeader
 	uint32		nused;			/* slots ever handed out */
 	int64		start_ms;		/* base of a state created now */
 	uint32		gone_size;		/* entries of the floors of states that gave way */
-	uint32		nadvanced;		/* states advanced (under writing) */
+	uint32		nadvanced;		/* states advanced (under the writer's lock) */
 	pg_atomic_uint32 hand;		/* where the next sweep starts */
 	pg_atomic_uint64 reclaims;	/* states that gave way since start */
 	pg_atomic_uint64 durable_ms;	/* the server-wide floor last persisted */
-	pg_atomic_uint32 writing;	/* 1 while a backend writes the floor file */
+	/* the floor writer (floors.c, "THE WRITER'S LOCK") */
+	pg_atomic_uint32 writer;	/* its pid, 0: none */
+	ConditionVariable writer_cv;	/* broadcast when it leaves */
+	pg_atomic_uint32 sync_waiter;	/* its pid while it waits for a sync standby */
+	pg_atomic_uint64 sync_since;	/* since when (TimestampTz) */
 	pg_atomic_uint32 lowerings;	/* bumped when a repair lowers the floors */
 	bool		damaged;		/* the file was damaged: refuse to issue */
 	char		damage[ULID_FLOOR_DAMAGE_MAX];	/* what was wrong with it */

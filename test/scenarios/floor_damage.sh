@@ -16,6 +16,8 @@
 #    it only when told to, with a WARNING naming what that drops;
 #  - a version 1 file (earlier builds) is read;
 #  - an error writing the file names it as the restart floor, with its path;
+#  - a FIFO, a symlink or a directory where the temporary file goes: 55000
+#    at once (never a hang), and the repair removes it;
 #  - snowflake_advance() to 2079 and ulid_monotonic_advance() to the last
 #    ULID, across restarts: only the advanced state moves; the resets undo
 #    them, and the undo survives the next restart.
@@ -231,18 +233,53 @@ check "far future: the lowered floor survives a restart" t \
 max_u=$(mint)
 max_sf=$(mint_sf)
 
-# an error writing the file: a directory where the temporary file goes
-pg_stop $S fast
-mkdir "$floor_file.tmp" && chown postgres: "$floor_file.tmp"
-pg_start $S
+# an error writing the file: the data directory cannot take a new file
+sleep 1.2 # the next id needs a new floor
+chmod 0555 "$data"
 fields=$(error_fields "gen_monotonic_ulid()")
+chmod 0700 "$data"
 case $fields in
-*"could not create file \"ulid_floor.tmp\""*"\"$floor_file\" is the restart floor of gen_monotonic_ulid() and snowflake_next()"*) ok "write error: names the restart floor and its path" ;;
+*"could not create file \"ulid_floor.tmp\": Permission denied"*"\"$floor_file\" is the restart floor of gen_monotonic_ulid() and snowflake_next()"*) ok "write error: names the restart floor and its path" ;;
 *) not_ok "write error: names the restart floor and its path (got: $fields)" ;;
 esac
-rmdir "$floor_file.tmp"
 check "write error: once it can be written, ids are issued again" t \
 	"$(psqlx $S -c "SELECT gen_monotonic_ulid() > '$max_u'")"
+max_u=$(mint)
+
+# something put where the temporary file goes (issue 40, F1b): a FIFO
+# (opening it would block the writer for ever, holding its lock), a symbolic
+# link (never followed) or a directory: the first id that needs a new floor
+# fails at once with 55000 naming it and the repair, which removes it
+tmp_fifo() { mkfifo "$floor_file.tmp" && chown postgres: "$floor_file.tmp"; }
+tmp_symlink() { ln -s "$data/elsewhere" "$floor_file.tmp"; }
+tmp_directory() { mkdir "$floor_file.tmp" && chown postgres: "$floor_file.tmp"; }
+tmp_round() { # NAME WHAT REMOVED
+	local fields out
+	pg_stop $S fast
+	"tmp_$1"
+	pg_start $S
+	sleep 1.2 # the next id needs a new floor
+	fields=$(timeout 10 "$PG_BIN/psql" -X -q -At -h "$ULID_WORK/sock" -p "$(pg_port $S)" -U postgres \
+		-c "DO \$\$ DECLARE st text; msg text; det text; hnt text; BEGIN PERFORM gen_monotonic_ulid(); RAISE NOTICE 'ok';
+		EXCEPTION WHEN OTHERS THEN GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, msg = MESSAGE_TEXT, det = PG_EXCEPTION_DETAIL, hnt = PG_EXCEPTION_HINT;
+		RAISE NOTICE '%|%|%|%', st, msg, det, hnt; END \$\$" 2>&1 | sed -n 's/^.*NOTICE: *//p')
+	case $fields in
+	"55000|could not write the ulid restart floor: \"$floor_file.tmp\" is $2|"*"renames it to \"$floor_file\""*"|"*"ulid_floor_repair("*) ok "$1 at ulid_floor.tmp: the first id fails at once with 55000, naming it and the repair" ;;
+	*) not_ok "$1 at ulid_floor.tmp: the first id fails at once with 55000, naming it and the repair (got: $fields)" ;;
+	esac
+	out=$(timeout 10 "$PG_BIN/psql" -X -q -At -h "$ULID_WORK/sock" -p "$(pg_port $S)" -U postgres \
+		-c "SELECT ulid_floor_repair(ulid_time('$max_u'))" 2>&1)
+	case $out in
+	*"The repair removed $3 that stood where its temporary file \"$floor_file.tmp\" is written."*) ok "$1 at ulid_floor.tmp: ulid_floor_repair() removes it and says so" ;;
+	*) not_ok "$1 at ulid_floor.tmp: ulid_floor_repair() removes it and says so (got: $out)" ;;
+	esac
+	check "$1 at ulid_floor.tmp: ids again, above every id before; nothing was written through it" "t|f" \
+		"$(psqlx $S -c "SELECT gen_monotonic_ulid() > '$max_u'")|$([ -e "$data/elsewhere" ] && echo t || echo f)"
+	max_u=$(mint)
+}
+tmp_round fifo "a FIFO" "a FIFO"
+tmp_round symlink "a symbolic link" "a symbolic link"
+tmp_round directory "a directory" "an empty directory"
 
 # per-state floors: an advance to 2079 moves only its state, across restarts
 max_u=$(mint)
