@@ -132,10 +132,10 @@ ulid_sha256_final(ulid_sha256 *ctx, uint8_t out[ULID_SHA256_BYTES])
 	ulid_wipe(ctx, sizeof(*ctx));
 }
 
-void
-ulid_hmac_sha256(const uint8_t *key, size_t keylen,
-				 const void *m1, size_t len1, const void *m2, size_t len2,
-				 uint8_t out[ULID_SHA256_BYTES])
+/* HMAC-SHA256 of the concatenation of n parts */
+static void
+hmac_parts(const uint8_t *key, size_t keylen, int n, const void *const parts[],
+		   const size_t lens[], uint8_t out[ULID_SHA256_BYTES])
 {
 	uint8_t		k[64] = {0};
 	uint8_t		pad[64];
@@ -155,8 +155,8 @@ ulid_hmac_sha256(const uint8_t *key, size_t keylen,
 		pad[i] = k[i] ^ 0x36;
 	ulid_sha256_init(&ctx);
 	ulid_sha256_update(&ctx, pad, 64);
-	ulid_sha256_update(&ctx, m1, len1);
-	ulid_sha256_update(&ctx, m2, len2);
+	for (int i = 0; i < n; i++)
+		ulid_sha256_update(&ctx, parts[i], lens[i]);
 	ulid_sha256_final(&ctx, inner);
 
 	for (int i = 0; i < 64; i++)
@@ -172,56 +172,50 @@ ulid_hmac_sha256(const uint8_t *key, size_t keylen,
 }
 
 void
+ulid_hmac_sha256(const uint8_t *key, size_t keylen,
+				 const void *m1, size_t len1, const void *m2, size_t len2,
+				 uint8_t out[ULID_SHA256_BYTES])
+{
+	const void *parts[2] = {m1, m2};
+	size_t		lens[2] = {len1, len2};
+
+	hmac_parts(key, keylen, 2, parts, lens, out);
+}
+
+void
 ulid_hkdf_sha256(const uint8_t *ikm, size_t ikmlen,
 				 const uint8_t *salt, size_t saltlen,
 				 const void *info1, size_t info1len,
 				 const void *info2, size_t info2len,
 				 uint8_t *out, size_t len)
 {
+	static const uint8_t zeros[ULID_SHA256_BYTES] = {0};
 	uint8_t		prk[ULID_SHA256_BYTES];
-	uint8_t		t[ULID_SHA256_BYTES + 1];	/* T(i), then the counter */
-	size_t		tlen = 0;
-	uint8_t		msg[ULID_SHA256_BYTES + 256 + 1];
+	uint8_t		t[ULID_SHA256_BYTES];
+	uint8_t		counter = 0;
+	const void *parts[4] = {t, info1, info2, &counter};
+	size_t		lens[4] = {0, info1len, info2len, 1};
 
-	/* extract: PRK = HMAC(salt, IKM) (an empty salt is 32 zero bytes) */
+	/* extract: PRK = HMAC(salt, IKM) (no salt: 32 zero bytes) */
 	if (saltlen == 0)
-	{
-		static const uint8_t zeros[ULID_SHA256_BYTES] = {0};
-
 		ulid_hmac_sha256(zeros, sizeof(zeros), ikm, ikmlen, NULL, 0, prk);
-	}
 	else
 		ulid_hmac_sha256(salt, saltlen, ikm, ikmlen, NULL, 0, prk);
 
-	/* expand: T(i) = HMAC(PRK, T(i-1) | info | i) */
-	for (uint8_t i = 1; len > 0; i++)
+	/* expand: T(i) = HMAC(PRK, T(i-1) | info | i), T(0) empty */
+	while (len > 0)
 	{
-		size_t		m = 0,
-					n;
+		size_t		n = len < sizeof(t) ? len : sizeof(t);
 
-		memcpy(msg, t, tlen);
-		m = tlen;
-		if (info1len > 0 && m + info1len <= sizeof(msg) - 1)
-		{
-			memcpy(msg + m, info1, info1len);
-			m += info1len;
-		}
-		if (info2len > 0 && m + info2len <= sizeof(msg) - 1)
-		{
-			memcpy(msg + m, info2, info2len);
-			m += info2len;
-		}
-		msg[m++] = i;
-		ulid_hmac_sha256(prk, sizeof(prk), msg, m, NULL, 0, t);
-		tlen = ULID_SHA256_BYTES;
-		n = len < tlen ? len : tlen;
+		counter++;
+		hmac_parts(prk, sizeof(prk), 4, parts, lens, t);
+		lens[0] = sizeof(t);
 		memcpy(out, t, n);
 		out += n;
 		len -= n;
 	}
 	ulid_wipe(prk, sizeof(prk));
 	ulid_wipe(t, sizeof(t));
-	ulid_wipe(msg, sizeof(msg));
 }
 
 /* RFC 3394 section 2.2.1, with the index notation of section 2.2.3's alternative */

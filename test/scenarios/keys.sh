@@ -23,6 +23,8 @@
 #    file or setting, never another mask; the same root gives the same
 #    masks.  After the owner's DROP EXTENSION and CREATE EXTENSION a key
 #    made again by its name masks as before (K2).
+# 6. A FOR ALL TABLES subscription skips the key table's rows: a key name on
+#    both sides stops nothing, and no key travels.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../lib.sh
@@ -88,10 +90,12 @@ for role in dbowner plain; do
 done
 check "keys: the keys are intact" "api,other" "$(as postgres owned -c "SELECT string_agg(name, ',' ORDER BY name) FROM ulid_keyring.keys")"
 # breakit K4: a plain role cannot make other sessions reload their keys.  To
-# see a reload, the superuser changes a row with the invalidating trigger
-# disabled: a session that reloads sees the change (another secret, or a
-# fingerprint that no longer verifies); one that does not keeps its mask.
+# see a reload, the superuser changes a row unseen (session_replication_role
+# = replica: the invalidating triggers do not fire): a session that reloads
+# sees the change (another secret, or a fingerprint that no longer
+# verifies); one that does not keeps its mask.
 cat >"$ULID_WORK/keys-k4-change.sql" <<'SQL'
+SET session_replication_role = replica;
 DO $$ BEGIN
 IF EXISTS (SELECT FROM pg_attribute WHERE attrelid = 'ulid_keyring.keys'::regclass AND attname = 'fingerprint') THEN
     UPDATE ulid_keyring.keys SET fingerprint = '\x0000000000000000' WHERE name = 'k4';
@@ -110,7 +114,6 @@ done
 check "keys: K4: a plain role's INSERT, DELETE, UPDATE and TRUNCATE of rows are refused" 4 "$k4_refused"
 as postgres owned -c "SELECT ulid_key_create('k4')" >/dev/null
 out=$(as postgres owned 2>"$ULID_WORK/keys-k4.err" <<SQL
-ALTER TABLE ulid_keyring.keys DISABLE TRIGGER ulid_keys_changed;
 SELECT ulid_mask('01HTQW311N1KR5G0Y75M3EF00H', 'k4');
 \\! $psql_super -f $ULID_WORK/keys-k4-change.sql
 SELECT ulid_mask('01HTQW311N1KR5G0Y75M3EF00H', 'k4');
@@ -120,7 +123,7 @@ SELECT ulid_mask('01HTQW311N1KR5G0Y75M3EF00H', 'k4');
 \\! $psql_plain -c "UPDATE ulid_keyring.keys SET name = name WHERE false" >/dev/null 2>&1
 \\! $psql_plain -c "TRUNCATE ulid_keyring.keys" >/dev/null 2>&1
 SELECT ulid_mask('01HTQW311N1KR5G0Y75M3EF00H', 'k4');
-ALTER TABLE ulid_keyring.keys ENABLE TRIGGER ulid_keys_changed;
+\\! $psql_super -c "SELECT ulid_key_create('k4b')" >/dev/null
 \\set ON_ERROR_STOP 0
 SELECT 'reloaded: ' || ulid_mask('01HTQW311N1KR5G0Y75M3EF00H', 'k4');
 SQL
@@ -131,7 +134,7 @@ check "keys: K4: after a plain role's writes of no row (INSERT ... WHERE false a
 	"$k4_first" "$(sed -n 3p <<<"$out")"
 check "keys: K4: control: an invalidation makes the session reload, and the changed row no longer masks as before" "" \
 	"$(sed -n 4p <<<"$out" | grep -x "reloaded: $k4_first")"
-as postgres owned -c "SELECT ulid_key_drop('k4')" >/dev/null
+as postgres owned -c "SELECT ulid_key_drop('k4')" -c "SELECT ulid_key_drop('k4b')" >/dev/null
 
 MASK=$(as plain owned -c "SELECT ulid_mask('01HTQW311N1KR5G0Y75M3EF00H', 'api')")
 # the value: openssl enc -aes-128-ecb -nopad -K 00112233445566778899aabbccddeeff of the 16 bytes
@@ -320,5 +323,36 @@ check "keys: K2: after the owner's DROP EXTENSION and CREATE EXTENSION, no key" 
 as postgres owned -c "SELECT ulid_key_create('named')" >/dev/null
 check "keys: K2: the key made again by its name masks as before" "$NAMED" \
 	"$(as postgres owned -c "SELECT ulid_mask('01HTQW311N1KR5G0Y75M3EF00H', 'named')")"
+
+# --- 6. logical replication: FOR ALL TABLES carries no key, and a key name on
+# both sides stops nothing (each server makes its keys from its own root)
+P=keys_pub R=keys_sub
+if pg_new $P "wal_level = logical" && pg_start $P && pg_new $R && pg_start $R; then
+	for n in $P $R; do
+		psqlx $n -c "CREATE EXTENSION ulid" -c "CREATE TABLE t (id int PRIMARY KEY)" -c "SELECT ulid_key_create('api')" >/dev/null
+	done
+	psqlx $P -c "SELECT ulid_key_create('only_pub')" -c "INSERT INTO t VALUES (1)" -c "CREATE PUBLICATION p FOR ALL TABLES" >/dev/null
+	psqlx $R -c "CREATE SUBSCRIPTION s CONNECTION 'host=$ULID_WORK/sock port=$(pg_port $P) dbname=postgres user=postgres' PUBLICATION p" >/dev/null 2>&1
+	sub_q() { "$PG_BIN/psql" -X -At -h "$ULID_WORK/sock" -p "$(pg_port $R)" -U postgres -c "$1"; }
+	synced() { [ "$(sub_q "SELECT count(*) FROM t")|$(sub_q "SELECT count(*) FROM pg_subscription_rel WHERE srsubstate NOT IN ('r', 's')")" = "1|0" ]; }
+	wait_until 30 synced
+	# a key made on both sides once the subscription runs, one dropped, one made, then a row
+	psqlx $R -c "SELECT ulid_key_create('both')" >/dev/null
+	psqlx $P -c "SELECT ulid_key_create('both')" -c "SELECT ulid_key_drop('api')" -c "SELECT ulid_key_create('later')" \
+		-c "INSERT INTO t VALUES (2)" >/dev/null
+	applied() { [ "$(sub_q "SELECT count(*) FROM t")" = 2 ]; }
+	wait_until 30 applied
+	check "keys: a FOR ALL TABLES subscription applies the application's rows, though both sides have keys of the same names" 2 \
+		"$(psqlx $R -c "SELECT count(*) FROM t")"
+	check "keys: the subscriber's keys are its own (none of the publisher's arrived, none dropped)" "api,both" \
+		"$(psqlx $R -c "SELECT string_agg(name, ',' ORDER BY name) FROM ulid_keyring.keys")"
+	check "keys: the subscriber's key still masks" 1 "$(psqlx $R -c "SELECT count(ulid_mask('01HTQW311N1KR5G0Y75M3EF00H', 'api'))")"
+	check "keys: no apply or table sync error in the subscriber's log" 0 "$(grep -c 'ERROR' "$ULID_WORK/log/$R.log")"
+	psqlx $R -c "DROP SUBSCRIPTION s" >/dev/null
+	pg_stop $R
+	pg_stop $P
+else
+	not_ok "keys: the publisher and subscriber start"
+fi
 
 pg_stop $S
