@@ -304,11 +304,14 @@ get_root(void)
 	initStringInfo(&problem);
 	initStringInfo(&fix);
 	if (!read_root(root, &problem, &fix, &missing))
+	{
+		ulid_wipe(root, sizeof(root));
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 				 errmsg("%s", problem.data),
 				 errdetail("The keys of the ulid masks are made from the keyring root, %s.", root_source()),
 				 errhint("%s", fix.data)));
+	}
 	have_root = true;
 	return root;
 }
@@ -341,25 +344,34 @@ create_root_file(void)
 	text[2 * ROOT_BYTES] = '\n';
 	ulid_wipe(bytes, sizeof(bytes));
 
+#ifdef __PGLITE__
+	/* one backend, and a file system without hard links: the file itself */
+	strlcpy(tmp, ROOT_FILE, sizeof(tmp));
+#endif
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | PG_BINARY, 0600);
 	ok = fd >= 0 && write(fd, text, sizeof(text)) == (ssize_t) sizeof(text) && fsync(fd) == 0;
 	ulid_wipe(text, sizeof(text));
 	if (fd >= 0)
 		ok = close(fd) == 0 && ok;
+#ifndef __PGLITE__
 	if (ok && link(tmp, ROOT_FILE) != 0 && errno != EEXIST)
 		ok = false;
+#endif
 	if (!ok)
 	{
 		int			save_errno = errno;
 
-		(void) unlink(tmp);
+		if (fd >= 0)			/* never a file this call did not make */
+			(void) unlink(tmp);
 		errno = save_errno;
 		ereport(ERROR,
 				(errcode_for_file_access(),
 				 errmsg("could not create the ulid keyring root \"%s\": %m", root_file_path()),
 				 errhint("Check the permissions of the data directory and the free space on its file system.")));
 	}
+#ifndef __PGLITE__
 	(void) unlink(tmp);
+#endif
 	fd = open(".", O_RDONLY | PG_BINARY, 0);
 	if (fd >= 0)
 	{
