@@ -7,9 +7,13 @@
 -- --- keys ---------------------------------------------------------------------
 SELECT ulid_key_create('regress_k', '\x000102030405060708090a0b0c0d0e0f');
 SELECT ulid_key_create('regress_random');
-SELECT name, secret, created <= now() AS created FROM ulid_keyring.keys WHERE name = 'regress_k';
-SELECT name, length(secret::text) AS text_length, secret::text <> (SELECT secret::text FROM ulid_keyring.keys WHERE name = 'regress_k') AS differs
-FROM ulid_keyring.keys WHERE name = 'regress_random';
+-- no secret in the table: a key made by name holds a fingerprint only, an
+-- imported one its secret wrapped (24 bytes, RFC 3394), neither the secret
+SELECT name, created <= now() AS created, octet_length(wrapped) AS wrapped, octet_length(fingerprint) AS fingerprint,
+       position('\x000102030405060708090a0b0c0d0e0f'::bytea IN coalesce(wrapped, '') || fingerprint) AS secret_at
+FROM ulid_keyring.keys WHERE name IN ('regress_k', 'regress_random') ORDER BY name;
+SELECT attname FROM pg_attribute WHERE attrelid = 'ulid_keyring.keys'::regclass AND attnum > 0 ORDER BY attnum;
+SELECT count(*) AS secret_type FROM pg_type WHERE typname = 'ulid_secret';
 SELECT err($$SELECT ulid_key_create('regress_k')$$) AS duplicate;
 SELECT hint($$SELECT ulid_key_create('regress_k')$$) AS duplicate_hint;
 SELECT err($$SELECT ulid_key_create('regress_short', '\x0001')$$) AS short_secret;
@@ -20,28 +24,45 @@ SELECT err($$SELECT ulid_key_create(repeat('k', 64))$$) AS name_64_bytes;
 SELECT err($$SELECT ulid_key_drop('regress_nope')$$) AS drop_missing;
 SELECT err($$SELECT ulid_mask('01HTQW311N1KR5G0Y75M3EF00H', 'regress_nope')$$) AS mask_missing;
 SELECT hint($$SELECT ulid_mask('01HTQW311N1KR5G0Y75M3EF00H', 'regress_nope')$$) AS mask_missing_hint;
--- the secret's text form: \x and 32 hex digits, nothing else (never echoed)
-SELECT err($$SELECT 'x000102030405060708090a0b0c0d0e0f'::ulid_secret$$) AS no_backslash;
-SELECT err($$SELECT '\x000102030405060708090a0b0c0d0e0g'::ulid_secret$$) AS bad_digit;
-SELECT '\x000102030405060708090A0B0C0D0E0F'::ulid_secret AS uppercase_input;
--- no operator, no cast to bytea or from it, no binary output
-SELECT err($$SELECT secret = secret FROM ulid_keyring.keys$$) AS no_equality;
-SELECT err($$SELECT secret::bytea FROM ulid_keyring.keys$$) AS no_cast;
-SELECT typsend, typreceive FROM pg_type WHERE typname = 'ulid_secret';
+-- a key made by name is the same key when made again (the same root)
+SELECT ulid_mask('01HTQW311N1KR5G0Y75M3EF00H', 'regress_random') AS m \gset before_
+SELECT fingerprint AS fp FROM ulid_keyring.keys WHERE name = 'regress_random' \gset before_
+SELECT ulid_key_drop('regress_random');
+SELECT ulid_key_create('regress_random');
+SELECT ulid_mask('01HTQW311N1KR5G0Y75M3EF00H', 'regress_random') = :'before_m' AS same_mask_again,
+       (SELECT fingerprint FROM ulid_keyring.keys WHERE name = 'regress_random') = :'before_fp' AS same_fingerprint;
+-- ... and another name another key
+SELECT ulid_key_create('regress_random2');
+SELECT ulid_mask('01HTQW311N1KR5G0Y75M3EF00H', 'regress_random2') <> :'before_m' AS other_name_other_mask;
+SELECT ulid_key_drop('regress_random2');
+-- the fingerprint is checked: a row changed by hand no longer masks (55000)
+UPDATE ulid_keyring.keys SET fingerprint = '\x0000000000000000' WHERE name = 'regress_random';
+SELECT err($$SELECT ulid_mask('01HTQW311N1KR5G0Y75M3EF00H', 'regress_random')$$) AS wrong_fingerprint;
+SELECT name, imported, problem FROM ulid_check_keys() WHERE name LIKE 'regress%' ORDER BY name;
+UPDATE ulid_keyring.keys SET fingerprint = :'before_fp' WHERE name = 'regress_random';
+-- an imported secret wrapped for another name does not unwrap (55000)
+INSERT INTO ulid_keyring.keys (name, wrapped, fingerprint)
+SELECT 'regress_copied', wrapped, fingerprint FROM ulid_keyring.keys WHERE name = 'regress_k';
+SELECT err($$SELECT ulid_mask('01HTQW311N1KR5G0Y75M3EF00H', 'regress_copied')$$) AS copied_wrap;
+SELECT ulid_key_drop('regress_copied');
+SELECT name, imported, octet_length(fingerprint) AS fp, problem FROM ulid_check_keys() WHERE name LIKE 'regress%' ORDER BY name;
 
 -- --- who may read and use a key -----------------------------------------------
 CREATE ROLE regress_key_plain;
 SET ROLE regress_key_plain;
 SELECT name FROM ulid_keyring.keys WHERE name LIKE 'regress%' ORDER BY name;
-SELECT err($$SELECT secret FROM ulid_keyring.keys WHERE name = 'regress_k'$$) AS secret;
-SELECT err($$SELECT k FROM ulid_keyring.keys k WHERE name = 'regress_k'$$) AS whole_row;
-SELECT err($$SELECT secret::text FROM ulid_keyring.keys WHERE name = 'regress_k'$$) AS as_text;
-SELECT err($$SELECT to_json(secret) FROM ulid_keyring.keys WHERE name = 'regress_k'$$) AS as_json;
-SELECT err($$SELECT format('%s', secret) FROM ulid_keyring.keys WHERE name = 'regress_k'$$) AS formatted;
+-- every route to the rows shows the same non-secret columns
+SELECT count(*) FILTER (WHERE row_to_json(k)::text LIKE '%000102030405060708090a0b0c0d0e0f%') AS in_json,
+       count(*) FILTER (WHERE ARRAY[k]::text LIKE '%000102030405060708090a0b0c0d0e0f%') AS in_array,
+       count(*) FILTER (WHERE k *= k) AS image_compares
+FROM ulid_keyring.keys k WHERE name = 'regress_k';
 SELECT err($$SELECT ulid_key_create('regress_mine')$$) AS create_key;
 SELECT err($$SELECT ulid_key_drop('regress_k')$$) AS drop_key;
 SELECT err($$DELETE FROM ulid_keyring.keys$$) AS delete_rows;
-SELECT err($$INSERT INTO ulid_keyring.keys VALUES ('regress_mine', '\x000102030405060708090a0b0c0d0e0f')$$) AS insert_row;
+SELECT err($$UPDATE ulid_keyring.keys SET created = now()$$) AS update_rows;
+SELECT err($$TRUNCATE ulid_keyring.keys$$) AS truncate_table;
+SELECT err($$INSERT INTO ulid_keyring.keys SELECT * FROM ulid_keyring.keys WHERE name = 'regress_k'$$) AS insert_row;
+SELECT err($$SELECT * FROM ulid_check_keys()$$) AS check_keys;
 SELECT err($$SELECT ulid_mask('01HTQW311N1KR5G0Y75M3EF00H', 'regress_k')$$) AS mask_without_grant;
 RESET ROLE;
 -- EXECUTE granted, the key functions still refuse at run time

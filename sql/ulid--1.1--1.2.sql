@@ -188,66 +188,119 @@ COMMENT ON FUNCTION ulid_check_node_ids() IS 'on a Citus coordinator: every node
 -- issue 36: public faces of ids (keys, UUIDv47, masks, Sqids, base32hex)
 -----------------------------------------------------------------------------
 
--- A key's secret: 16 bytes whose only way out is this type's text output,
--- which refuses every role but superusers (no binary output, no casts, no
--- operators): src/keys.c says who may see what.  The output is STABLE, as
--- it depends on the current role.
-CREATE TYPE ulid_secret;
-CREATE FUNCTION ulid_secret_in(cstring) RETURNS ulid_secret
-    AS 'MODULE_PATHNAME', 'ulid_secret_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION ulid_secret_out(ulid_secret) RETURNS cstring
-    AS 'MODULE_PATHNAME', 'ulid_secret_out' LANGUAGE C STABLE STRICT PARALLEL SAFE;
-CREATE TYPE ulid_secret (
-    INPUT = ulid_secret_in,
-    OUTPUT = ulid_secret_out,
-    INTERNALLENGTH = 16,
-    ALIGNMENT = char,
-    STORAGE = plain
-);
-COMMENT ON TYPE ulid_secret IS 'the 16-byte secret of a ulid key; its text (\x and 32 hexadecimal digits) is for superusers only';
-COMMENT ON FUNCTION ulid_secret_in(cstring) IS 'text input of ulid_secret (\x and 32 hexadecimal digits)';
-COMMENT ON FUNCTION ulid_secret_out(ulid_secret) IS 'text output of ulid_secret, for superusers only (42501 for every other role)';
-
--- The keys live in a schema of their own, as pgsodium's and pg_cron's
--- tables do, so that schema tools and ORMs reading the application's
--- schema (Alembic, Rails, Prisma, Django) never see them.  Owned by the
--- superuser creating the extension (the bootstrap superuser when a database
--- owner installs it); readable by every role, secrets excepted.  A
--- superuser's pg_dump holds the keys, any other role's none (but an empty
--- COPY of the table, which any role may therefore restore: PUBLIC may
--- INSERT, and a trigger refuses each row but a superuser's).
+-- Keys hold no secret in SQL: a key made by name is derived from the
+-- keyring root (the file ulid_keyring in the data directory, or the output
+-- of ulid.keyring_command), an imported one is stored only wrapped under
+-- it; src/keys.c says how.  The table lives in a schema of its own, as
+-- pgsodium's and pg_cron's do, so that schema tools and ORMs reading the
+-- application's schema never see it.  Owned by the superuser creating the
+-- extension (the bootstrap superuser when a database owner installs it).
+-- Every role reads it (nothing in it is secret; pg_dump by any role reads
+-- it); PUBLIC may INSERT only so that any role restores its own dump (an
+-- empty COPY), and a trigger refuses each row but a superuser's.  A
+-- superuser's pg_dump holds the rows (names, wrapped imports), any other
+-- role's none.
 CREATE SCHEMA ulid_keyring;
 COMMENT ON SCHEMA ulid_keyring IS 'the named keys of the ulid extension''s masks (ulid_keyring.keys)';
 GRANT USAGE ON SCHEMA ulid_keyring TO PUBLIC;
 CREATE TABLE ulid_keyring.keys (
     name text PRIMARY KEY CHECK (octet_length(name) BETWEEN 1 AND 63),
-    secret ulid_secret NOT NULL,
-    created timestamptz NOT NULL DEFAULT now()
+    created timestamptz NOT NULL DEFAULT now(),
+    wrapped bytea CHECK (octet_length(wrapped) = 24),
+    fingerprint bytea NOT NULL CHECK (octet_length(fingerprint) = 8)
 );
-COMMENT ON TABLE ulid_keyring.keys IS 'the named secret keys of the masks (ulid_key_create, ulid_key_drop); every role reads names and creation times, only superusers the secrets';
+COMMENT ON TABLE ulid_keyring.keys IS 'the named keys of the masks (ulid_key_create, ulid_key_drop): no secret; a key is made from the keyring root by its name, or imported (wrapped: its secret wrapped under the root); fingerprint: verified against the root';
+REVOKE ALL ON ulid_keyring.keys FROM PUBLIC;
 GRANT SELECT, INSERT ON ulid_keyring.keys TO PUBLIC;
 SELECT pg_catalog.pg_extension_config_dump('ulid_keyring.keys',
     'WHERE (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) CURRENT_USER)');
 
--- Only superusers add or change rows; every change of the keys (also a
--- restore's COPY) makes every backend drop its cache of them.
+-- Only superusers add, change or remove rows (rows a logical replication
+-- worker applies are skipped: keys never travel by replication); each
+-- changed row (also a restore's COPY), and TRUNCATE, makes every backend
+-- drop its cache of the keys, and a statement that changes no row nothing.
 CREATE FUNCTION ulid_keys_trigger() RETURNS trigger
     AS 'MODULE_PATHNAME', 'ulid_keys_trigger' LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION ulid_keys_trigger() IS 'the triggers of ulid_keyring.keys: each row is a superuser''s; after each statement, every backend forgets the keys it cached';
-CREATE TRIGGER ulid_keys_superuser BEFORE INSERT OR UPDATE ON ulid_keyring.keys
+COMMENT ON FUNCTION ulid_keys_trigger() IS 'the triggers of ulid_keyring.keys: each row is a superuser''s (rows applied by logical replication are skipped); after each changed row, every backend forgets the keys it cached';
+CREATE TRIGGER ulid_keys_superuser BEFORE INSERT OR UPDATE OR DELETE ON ulid_keyring.keys
     FOR EACH ROW EXECUTE FUNCTION ulid_keys_trigger();
-CREATE TRIGGER ulid_keys_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ulid_keyring.keys
+ALTER TABLE ulid_keyring.keys ENABLE ALWAYS TRIGGER ulid_keys_superuser;
+CREATE TRIGGER ulid_keys_changed AFTER INSERT OR UPDATE OR DELETE ON ulid_keyring.keys
+    FOR EACH ROW EXECUTE FUNCTION ulid_keys_trigger();
+CREATE TRIGGER ulid_keys_truncated AFTER TRUNCATE ON ulid_keyring.keys
     FOR EACH STATEMENT EXECUTE FUNCTION ulid_keys_trigger();
 
 -- Superusers only, checked at run time too.
 CREATE FUNCTION ulid_key_create(name text, secret bytea DEFAULT NULL) RETURNS void
     AS 'MODULE_PATHNAME', 'ulid_key_create' LANGUAGE C VOLATILE PARALLEL UNSAFE;
-COMMENT ON FUNCTION ulid_key_create(text, bytea) IS 'create a named key for the masks with a 16-byte secret (NULL: 16 random bytes); superuser only';
+COMMENT ON FUNCTION ulid_key_create(text, bytea) IS 'create a named key for the masks: made from the keyring root by its name, or (secret: 16 bytes) imported, stored wrapped under the root; superuser only';
 REVOKE ALL ON FUNCTION ulid_key_create(text, bytea) FROM PUBLIC;
 CREATE FUNCTION ulid_key_drop(name text) RETURNS void
     AS 'MODULE_PATHNAME', 'ulid_key_drop' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
-COMMENT ON FUNCTION ulid_key_drop(text) IS 'drop a named key: masks made with it no longer unmask; superuser only';
+COMMENT ON FUNCTION ulid_key_drop(text) IS 'drop a named key: masks made with it no longer unmask (a key made by name comes back the same when created again); superuser only';
 REVOKE ALL ON FUNCTION ulid_key_drop(text) FROM PUBLIC;
+-- ulid_check_local_keys(): this server's keys; ulid_check_keys(): on a
+-- Citus coordinator every node's (through run_command_on_all_nodes), each
+-- compared with the coordinator's, elsewhere this server's.  PL/pgSQL, so
+-- that nothing refers to Citus before it runs.
+CREATE FUNCTION ulid_check_local_keys(OUT name text, OUT imported boolean, OUT fingerprint bytea, OUT problem text)
+    RETURNS SETOF record
+    AS 'MODULE_PATHNAME', 'ulid_check_keys' LANGUAGE C VOLATILE STRICT PARALLEL UNSAFE;
+COMMENT ON FUNCTION ulid_check_local_keys() IS 'this server''s keys with their fingerprints, and what is wrong with each (NULL: the keyring root verifies it); superusers and pg_monitor';
+REVOKE ALL ON FUNCTION ulid_check_local_keys() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION ulid_check_local_keys() TO pg_monitor;
+CREATE FUNCTION ulid_check_keys(OUT node_name text, OUT node_port integer, OUT name text,
+        OUT imported boolean, OUT fingerprint bytea, OUT problem text)
+    RETURNS SETOF record
+    LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, pg_temp
+    AS $fn$
+DECLARE
+    ext_schema name;
+BEGIN
+    SELECT ns.nspname INTO ext_schema
+    FROM pg_extension e JOIN pg_namespace ns ON ns.oid = e.extnamespace WHERE e.extname = 'ulid';
+    IF EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') THEN
+        IF (SELECT groupid FROM pg_dist_local_group) = 0 THEN
+            RETURN QUERY EXECUTE format($q$
+                WITH answers AS (
+                    SELECT coalesce(d.nodename, current_setting('citus.local_hostname')) AS nname,
+                           coalesce(d.nodeport, current_setting('port')::integer) AS nport, r.success, r.result
+                    FROM run_command_on_all_nodes(%L) r LEFT JOIN pg_dist_node d ON d.nodeid = r.nodeid
+                ), keys AS (
+                    SELECT a.nname, a.nport, j.name, j.imported, decode(substr(j.fingerprint, 3), 'hex') AS fp, j.problem
+                    FROM answers a, json_to_recordset(a.result::json) j(name text, imported boolean, fingerprint text, problem text)
+                    WHERE a.success
+                ), coord AS (SELECT * FROM %I.ulid_check_local_keys()),
+                pairs AS (
+                    SELECT a.nname, a.nport, x.name FROM answers a,
+                        (SELECT keys.name FROM keys UNION SELECT coord.name FROM coord) x
+                    WHERE a.success
+                )
+                SELECT p.nname, p.nport, p.name, coalesce(k.imported, c.imported), k.fp,
+                       CASE WHEN k.name IS NULL THEN 'the key is missing on this node'
+                            WHEN c.name IS NULL THEN 'the coordinator has no such key'
+                            WHEN k.problem IS NOT NULL THEN k.problem
+                            WHEN k.fp IS DISTINCT FROM c.fingerprint THEN 'its fingerprint differs from the coordinator''s'
+                       END
+                FROM pairs p
+                LEFT JOIN keys k ON k.nname = p.nname AND k.nport = p.nport AND k.name = p.name
+                LEFT JOIN coord c ON c.name = p.name
+                UNION ALL
+                SELECT a.nname, a.nport, NULL, NULL, NULL, 'could not ask the node: ' || a.result
+                FROM answers a WHERE NOT a.success
+                ORDER BY 3, 1, 2$q$,
+                format('SELECT coalesce(json_agg(k), ''[]'')::text FROM %I.ulid_check_local_keys() k', ext_schema),
+                ext_schema);
+            RETURN;
+        END IF;
+    END IF;
+    RETURN QUERY EXECUTE format('SELECT NULL::text, NULL::integer, k.name, k.imported, k.fingerprint, k.problem FROM %I.ulid_check_local_keys() k ORDER BY k.name', ext_schema);
+END
+$fn$;
+COMMENT ON FUNCTION ulid_check_keys() IS 'the keys and their fingerprints: on a Citus coordinator one row per node and key, with what is wrong (missing on the node, another fingerprint than the coordinator''s, a root that does not verify it); elsewhere this server''s (node_name NULL); superusers and pg_monitor';
+REVOKE ALL ON FUNCTION ulid_check_keys() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION ulid_check_keys() TO pg_monitor;
 
 -- The masks read a key that may be dropped and created again with another
 -- secret: STABLE, not IMMUTABLE, so that no index, generated column or

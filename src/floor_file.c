@@ -55,6 +55,62 @@ report_tmp_damage(const char *what, int elevel)
 			 errhint("A superuser removes it: SELECT ulid_floor_repair(now()); (a repair never lowers a floor), or remove it as the operating system user that runs the server.")));
 }
 
+int
+ulid_data_file_open(const char *rel, struct stat *sb, char *problem, size_t problemlen)
+{
+	int			fd;
+
+	problem[0] = '\0';
+
+	/*
+	 * What stands at the path, before opening it: only a missing path is
+	 * missing.  A symbolic link (dangling or not: it may point to a volume
+	 * that is not mounted) and anything but a regular file are damage, and
+	 * opening a FIFO would block the postmaster for ever.
+	 */
+	if (lstat(rel, sb) != 0)
+	{
+		if (errno != ENOENT)
+			snprintf(problem, problemlen, "it cannot be examined: %s", strerror(errno));
+		return -1;
+	}
+	if (S_ISLNK(sb->st_mode))
+	{
+		snprintf(problem, problemlen,
+				 "it is a symbolic link, not a file (the file is kept in the data directory itself)");
+		return -1;
+	}
+	if (!S_ISREG(sb->st_mode))
+	{
+		snprintf(problem, problemlen, "%s",
+				 S_ISDIR(sb->st_mode) ? "it is a directory, not a file" : "it is not a regular file");
+		return -1;
+	}
+	/* never blocks, never follows a link put there since */
+	fd = open(rel, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | PG_BINARY, 0);
+	if (fd < 0)
+	{
+		snprintf(problem, problemlen, "it cannot be opened: %s", strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, sb) != 0)
+	{
+		int			save_errno = errno;
+
+		close(fd);
+		snprintf(problem, problemlen, "it cannot be examined: %s", strerror(save_errno));
+		return -1;
+	}
+	if (!S_ISREG(sb->st_mode))
+	{
+		close(fd);
+		snprintf(problem, problemlen, "%s",
+				 S_ISDIR(sb->st_mode) ? "it is a directory, not a file" : "it is not a regular file");
+		return -1;
+	}
+	return fd;
+}
+
 void
 ulid_floor_file_read(UlidFloorRead *out, size_t max_entries)
 {
@@ -71,61 +127,10 @@ ulid_floor_file_read(UlidFloorRead *out, size_t max_entries)
 
 	memset(out, 0, sizeof(*out));
 
-	/*
-	 * What stands at the path, before opening it: only a missing path is
-	 * missing.  A symbolic link (dangling or not: it may point to a volume
-	 * that is not mounted) and anything but a regular file are damage, and
-	 * opening a FIFO would block the postmaster for ever.
-	 */
-	if (lstat(ULID_FLOOR_FILE, &sb) != 0)
-	{
-		if (errno == ENOENT)
-		{
-			out->status = ULID_FLOOR_READ_MISSING;
-			return;
-		}
-		out->status = ULID_FLOOR_READ_DAMAGED;
-		snprintf(out->problem, sizeof(out->problem), "it cannot be examined: %s", strerror(errno));
-		return;
-	}
-	if (S_ISLNK(sb.st_mode))
-	{
-		out->status = ULID_FLOOR_READ_DAMAGED;
-		snprintf(out->problem, sizeof(out->problem),
-				 "it is a symbolic link, not a file (the file is kept in the data directory itself)");
-		return;
-	}
-	if (!S_ISREG(sb.st_mode))
-	{
-		out->status = ULID_FLOOR_READ_DAMAGED;
-		snprintf(out->problem, sizeof(out->problem), "%s",
-				 S_ISDIR(sb.st_mode) ? "it is a directory, not a file" : "it is not a regular file");
-		return;
-	}
-	/* never blocks, never follows a link put there since */
-	fd = open(ULID_FLOOR_FILE, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | PG_BINARY, 0);
+	fd = ulid_data_file_open(ULID_FLOOR_FILE, &sb, out->problem, sizeof(out->problem));
 	if (fd < 0)
 	{
-		out->status = ULID_FLOOR_READ_DAMAGED;
-		snprintf(out->problem, sizeof(out->problem), "it cannot be opened: %s", strerror(errno));
-		return;
-	}
-	if (fstat(fd, &sb) != 0)
-	{
-		int			save_errno = errno;
-
-		close(fd);
-		out->status = ULID_FLOOR_READ_DAMAGED;
-		snprintf(out->problem, sizeof(out->problem), "it cannot be examined: %s",
-				 strerror(save_errno));
-		return;
-	}
-	if (!S_ISREG(sb.st_mode))
-	{
-		close(fd);
-		out->status = ULID_FLOOR_READ_DAMAGED;
-		snprintf(out->problem, sizeof(out->problem), "%s",
-				 S_ISDIR(sb.st_mode) ? "it is a directory, not a file" : "it is not a regular file");
+		out->status = out->problem[0] ? ULID_FLOOR_READ_DAMAGED : ULID_FLOOR_READ_MISSING;
 		return;
 	}
 	if ((size_t) sb.st_size > max_len)

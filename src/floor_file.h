@@ -58,6 +58,18 @@ extern bool ulid_floor_file_write(const char *text, size_t len, int elevel);
  */
 extern const char *ulid_floor_file_clear(void);
 
+/*
+ * Open a file of the data directory (rel: relative to it) for reading, as
+ * the floor file and the keyring root are opened: lstat'ed first, never
+ * through a symbolic link, never blocking (O_NONBLOCK), a regular file
+ * only.  Returns the descriptor (sb: its fstat), or -1 with problem empty
+ * when nothing is at the path, or saying what is wrong ("it is a symbolic
+ * link, ...") otherwise.  Never raises an error.
+ */
+struct stat;
+extern int	ulid_data_file_open(const char *rel, struct stat *sb, char *problem,
+								size_t problemlen);
+
 /* The file's absolute path, for messages. */
 extern const char *ulid_floor_file_path(void);
 

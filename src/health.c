@@ -54,6 +54,7 @@
 #include "floor_file.h"
 #include "floor_wal.h"
 #include "floors.h"
+#include "keys.h"
 #include "node.h"
 
 /* a limit counts as near from this share of it on */
@@ -306,6 +307,23 @@ check_sync_wait(HealthContext *hc)
 				  "Bring the standby named in synchronous_standby_names back, or switch synchronous replication off (ALTER SYSTEM RESET synchronous_standby_names; SELECT pg_reload_conf();), which releases the waits at once, as it releases commits; or cancel that backend (SELECT pg_cancel_backend(pid)): its statement fails and the next one waits again.");
 }
 
+/*
+ * This database has keys that the keyring root cannot serve: the root file
+ * or command is missing or fails (a pg_upgrade or a new server without it),
+ * or another root made them.  Every mask with those keys fails (55000).
+ */
+static void
+check_keyring(HealthContext *hc)
+{
+	StringInfoData problem,
+				fix;
+
+	initStringInfo(&problem);
+	initStringInfo(&fix);
+	if (ulid_keyring_root_problem(&problem, &fix))
+		health_report(hc, "keyring", "critical", problem.data, fix.data);
+}
+
 static const HealthCheck checks[] = {
 	check_preload,
 	check_floor_file,
@@ -314,6 +332,7 @@ static const HealthCheck checks[] = {
 	check_capacity,
 	check_node_id,
 	check_sync_wait,
+	check_keyring,
 };
 
 PG_FUNCTION_INFO_V1(ulid_health);

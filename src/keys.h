@@ -10,6 +10,7 @@
 
 #include "ulid.h"
 
+#include "lib/stringinfo.h"
 #include "mask.h"
 
 /*
@@ -60,5 +61,19 @@ ulid_key_arg(FunctionCallInfo fcinfo, int argno)
 		return site->key;
 	return ulid_key_find(site, name);
 }
+
+/* defines ulid.keyring_command (from _PG_init) */
+extern void ulid_keys_init(void);
+
+/*
+ * For ulid_health(): whether the current database has keys that cannot be
+ * used because the keyring root is missing or damaged (or its command
+ * fails), or that another root made.  true with problem (what is wrong,
+ * naming the file or setting) and fix (what to do) appended; false when
+ * the database has no keys or the root verifies every one.  Raises no
+ * error of its own (it reads the key table and may run
+ * ulid.keyring_command).
+ */
+extern bool ulid_keyring_root_problem(StringInfo problem, StringInfo fix);
 
 #endif							/* ULID_KEYS_H */

@@ -10,6 +10,7 @@
 
 #include "utils/guc.h"
 
+#include "keys.h"
 #include "modules.h"
 #include "node.h"
 
@@ -27,6 +28,7 @@ _PG_init(void)
 	ulid_node_init();
 	ulid_gen_snowflake_init();
 	ulid_cosid80_init();
+	ulid_keys_init();
 
 	/* after every ulid.* setting is defined */
 	MarkGUCPrefixReserved("ulid");

@@ -7,7 +7,9 @@
  * The first input byte selects what to run.  Beyond "no crash, no
  * sanitizer report": accepted base32hex re-encodes to its uppercase
  * spelling; decoded Sqids encode to an id that decodes to the same numbers;
- * every mask unmasks back, and a Snowflake mask stays within its layout.
+ * every mask unmasks back, and a Snowflake mask stays within its layout;
+ * an AES key wrap unwraps back, an accepted unwrap wraps back to its input,
+ * and HKDF of any info gives a prefix of its longer output.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 
 #include "base32hex.h"
 #include "bytes.h"
+#include "kdf.h"
 #include "mask.h"
 #include "sqids.h"
 
@@ -148,6 +151,32 @@ fuzz_masks(const uint8_t *data, size_t size)
 	}
 }
 
+/* the keyring's derivation and key wrap (kdf.h), KEK and data from the input */
+static void
+fuzz_kdf(const uint8_t *d, size_t len)
+{
+	uint8_t		kek[16] = {0},
+				in[24] = {0},
+				out[24],
+				back[24],
+				a[16],
+				b[42];
+
+	memcpy(kek, d, len < 16 ? len : 16);
+	if (len > 16)
+		memcpy(in, d + 16, len - 16 < 24 ? len - 16 : 24);
+	ulid_aes_kw_wrap(kek, in, 2, out);
+	REQUIRE(ulid_aes_kw_unwrap(kek, out, 2, back) && memcmp(back, in, 16) == 0);
+	if (ulid_aes_kw_unwrap(kek, in, 2, back))
+	{
+		ulid_aes_kw_wrap(kek, back, 2, out);
+		REQUIRE(memcmp(out, in, 24) == 0);
+	}
+	ulid_hkdf_sha256(kek, 16, d, len / 3, d, len / 2, d + len / 2, len - len / 2, a, sizeof(a));
+	ulid_hkdf_sha256(kek, 16, d, len / 3, d, len / 2, d + len / 2, len - len / 2, b, sizeof(b));
+	REQUIRE(memcmp(a, b, sizeof(a)) == 0);
+}
+
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
@@ -155,7 +184,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 1)
 		return 0;
-	switch (data[0] % 4)
+	switch (data[0] % 5)
 	{
 		case 0:
 			fuzz_base32hex((const char *) data + 1, size - 1);
@@ -168,6 +197,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		case 3:
 			fuzz_masks(data + 1, size - 1);
+			break;
+		case 4:
+			fuzz_kdf(data + 1, size - 1);
 			break;
 	}
 	return 0;

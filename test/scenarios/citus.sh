@@ -119,6 +119,47 @@ check "citus: ORDER BY id LIMIT 10 across shards equals a sort on the coordinato
 check "citus: ids follow insertion order (gen_ulid() on the coordinator, one session)" "0" \
 	"$(q "SELECT count(*) FROM (SELECT n, lag(n) OVER (ORDER BY id) AS prev FROM events) s WHERE n < prev")"
 
+# --- keys (issue 39): one keyring root on every node, the same masks ------------
+# the coordinator's first key makes its root; the workers have none yet, so
+# the key is refused, naming a worker, and no node masks with another key
+check "citus: a key while the workers lack the coordinator's root is refused, naming the worker" \
+	"ERROR:  could not make key \"api\" on a Citus worker: 127.0.0.1:" \
+	"$(q "SELECT ulid_key_create('api')" | head -1 | grep -o 'ERROR:  could not make key "api" on a Citus worker: 127.0.0.1:')"
+check "citus: ulid_key_create() on a worker is refused" 'ERROR:  key "w" cannot be created on a Citus worker' \
+	"$(psqlx $W1 -c "SELECT ulid_key_create('w')" 2>&1 | head -1)"
+for n in $W1 $W2 $W3; do
+	cp -p "$(pg_data $C)/ulid_keyring" "$(pg_data $n)/ulid_keyring"
+done
+q "SELECT ulid_key_create('api')" >/dev/null
+q "SELECT ulid_key_create('partner', '\\x000102030405060708090a0b0c0d0e0f')" >/dev/null
+check "citus: ulid_check_keys() on the coordinator: each key on each node, no problem" \
+	"3 api,3 partner|0" \
+	"$(q "SELECT string_agg(n || ' ' || name, ',' ORDER BY name) FROM (SELECT name, count(*) AS n FROM ulid_check_keys() GROUP BY name) s")|$(q "SELECT count(*) FROM ulid_check_keys() WHERE problem IS NOT NULL")"
+# the masks each worker computes in its shards, against the coordinator's
+worker_masks="WITH w AS (SELECT split_part(x, '=', 1)::ulid AS id, split_part(x, '=', 2)::ulid AS m
+	FROM run_command_on_shards('events', \$\$SELECT string_agg(id::text || '=' || ulid_mask(id, 'api')::text, ',') FROM %s\$\$) r,
+	     unnest(string_to_array(r.result, ',')) x)
+	SELECT count(*) || '|' || count(*) FILTER (WHERE m <> ulid_mask(id, 'api')) FROM w"
+check "citus: ulid_mask() in every shard on the workers equals the coordinator's: 0 of 20000 differ" "20000|0" "$(q "$worker_masks")"
+check "citus: a pushed-down mask and unmask round trip on the workers" "20000" \
+	"$(q "SELECT count(*) FROM events WHERE ulid_unmask(ulid_mask(id, 'partner'), 'partner') = id")"
+check "citus: the masks are refused in INSERT ... RETURNING (the README says what to write)" "ERROR" \
+	"$(q "INSERT INTO events(n) VALUES (-1) RETURNING ulid_mask(id, 'api')" | grep -o 'ERROR' | head -1)"
+check "citus: ... and the README's CTE masks the new id" "1" \
+	"$(q "WITH i AS (INSERT INTO events(n) VALUES (-2) RETURNING id) SELECT count(*) FROM i WHERE ulid_unmask(ulid_mask(id, 'api'), 'api') = id")"
+q "DELETE FROM events WHERE n < 0" >/dev/null
+# a worker with another root: its rows are refused at once, never another mask
+mv "$(pg_data $W2)/ulid_keyring" "$ULID_WORK/citus-w2-root"
+printf '%064d\n' 5 >"$(pg_data $W2)/ulid_keyring"
+chown postgres: "$(pg_data $W2)/ulid_keyring"
+chmod 600 "$(pg_data $W2)/ulid_keyring"
+check "citus: ulid_check_keys() names the worker whose root differs" \
+	"$(pg_port $W2):api:it was made under another keyring root" \
+	"$(q "SELECT string_agg(node_port || ':' || name || ':' || problem, ',') FROM ulid_check_keys() WHERE name = 'api' AND problem IS NOT NULL")"
+check "citus: a mask in that worker's shards fails closed" "ERROR:  key \"api\" was made under another keyring root" \
+	"$(q "SELECT count(ulid_mask(id, 'api')) FROM events" | grep -o 'ERROR:  key "api" was made under another keyring root' | head -1)"
+mv "$ULID_WORK/citus-w2-root" "$(pg_data $W2)/ulid_keyring"
+
 # min/max: pushed as min(id)/max(id), which each shard answers from its index
 check "citus: min(id)/max(id) are pushed to the shards as min/max (no worker_partial_agg), each read from its shard's index" \
 	"pushed|no partial|2 index scans" "$(minmax_plan)"
@@ -344,6 +385,11 @@ check "citus: every row is still in the shard its hash names" "0" \
 	"$(q "WITH s AS (SELECT shardid, result::bigint AS rows FROM run_command_on_shards('events', 'SELECT count(*) FROM %s'))
 	SELECT count(*) FROM s FULL JOIN (SELECT get_shard_id_for_distribution_column('events', id) AS shardid, count(*) AS rows FROM events GROUP BY 1) e USING (shardid)
 	WHERE s.rows IS DISTINCT FROM e.rows")"
+# keys on the worker added later: the README's statement copies the rows
+q "SELECT run_command_on_workers(format('INSERT INTO ulid_keyring.keys VALUES (%L, %L, %L, %L) ON CONFLICT DO NOTHING', name, created, wrapped, fingerprint)) FROM ulid_keyring.keys" >/dev/null
+check "citus: after a shard move, ulid_mask() in every shard equals the coordinator's: 0 of 20000 differ" "20000|0" "$(q "$worker_masks")"
+check "citus: ulid_check_keys() after adding the worker: 4 nodes, each key on each, no problem" "4 api,4 partner|0" \
+	"$(q "SELECT string_agg(n || ' ' || name, ',' ORDER BY name) FROM (SELECT name, count(*) AS n FROM ulid_check_keys() GROUP BY name) s")|$(q "SELECT count(*) FROM ulid_check_keys() WHERE problem IS NOT NULL")"
 check "citus: the new worker mints Snowflake ids as node 3, its group" "3" \
 	"$(psqlx $W3 -c "INSERT INTO sf(how) VALUES ('w3')" >/dev/null; q "SELECT snowflake_node(id, 'twitter') FROM sf WHERE how = 'w3'")"
 q "INSERT INTO sf(src, how) SELECT id, 'select2' FROM events" >/dev/null
