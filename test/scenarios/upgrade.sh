@@ -28,7 +28,8 @@
 #    updated; it is then as 2 demands, and gen_monotonic_ulid() and
 #    snowflake_next() issue above the last ids the old library issued (the
 #    floors it wrote carry over), before the update and after.  Self-test:
-#    the same cluster without its ulid_floor issues below them.  A tree
+#    the same cluster without its ulid_floor issues below them, and its
+#    start-up LOG names pg_upgrade and the remedies.  A tree
 #    without git history skips 5 with the reason.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -262,6 +263,8 @@ pg_stop $S
 # --- 5. the released libraries -------------------------------------------------
 # the ulid.so the postmaster of server NAME has mapped
 loaded_lib() { grep -oE '/[^ ]*/ulid\.so$' "/proc/$(head -1 "$(pg_data "$1")/postmaster.pid")/maps" | head -1; }
+# says TEXT WORDS: t when TEXT holds WORDS, else f
+says() { case $1 in *"$2"*) echo t ;; *) echo f ;; esac; }
 # above DB "MONO SF": do the generators now issue above these ids?
 above() {
 	sql "$1" -c "SELECT gen_monotonic_ulid() > '${2% *}'::ulid, snowflake_next('twitter') > ${2#* }" | tr '|' ' '
@@ -275,7 +278,7 @@ FROM (SELECT gen_ulid(now() + interval '1 hour') m, snowflake_upper('twitter', n
 # (sql and the checks it calls run on server S, the local one)
 released() {
 	local v=$1 R=released_${1//./_} S=released_${1//./_} db=upgrade_released label="released $1 on its own library"
-	local new_bin=$PG_BIN last m s copy=released_${1//./_}_nofloor
+	local new_bin=$PG_BIN last m s said copy=released_${1//./_}_nofloor
 	PG_BIN=$(release_bindir "$v")
 	if ! pg_new "$R" "ulid.node_id = 1" || ! pg_start "$R"; then
 		PG_BIN=$new_bin
@@ -335,6 +338,9 @@ released() {
 	S=$copy
 	check "released $v self-test: without the old ulid_floor the new library issues below the old last ids" "f f" \
 		"$(above "$db" "$last")"
+	said=$(grep -A3 'ulid_floor" does not exist' "$ULID_WORK/log/$copy.log" | tr '\n' ' ')
+	check "released $v self-test: the start-up LOG of the missing file names pg_upgrade, the copy and the repair" "t t t" \
+		"$(says "$said" pg_upgrade) $(says "$said" "copy the old data directory's ulid_floor") $(says "$said" ulid_floor_repair)"
 	pg_stop "$copy"
 }
 
