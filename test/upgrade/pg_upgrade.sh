@@ -28,7 +28,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 : "${ULID_NEW_PG_CONFIG:?set it to the new major pg_config}"
 ULID_RESULTS=$(mktemp /tmp/ulid-results.XXXXXX)
 export ULID_RESULTS
-# shellcheck source=../lib.sh
+# shellcheck source=test/lib.sh
 source "$here/../lib.sh"
 summary() {
 	local counts
@@ -73,7 +73,7 @@ if ! pg_new $S "${conf[@]}" || ! pg_start $S; then
 	exit 1
 fi
 psqlx $S -c "CREATE DATABASE app"
-if ! sql $S -c "CREATE EXTENSION ulid" -c "CREATE EXTENSION amcheck" -c "SELECT ulid_key_create('api')" -c "
+if ! sql "$S" -c "CREATE EXTENSION ulid" -c "CREATE EXTENSION amcheck" -c "SELECT ulid_key_create('api')" -c "
 CREATE TABLE a (id ulid PRIMARY KEY DEFAULT gen_ulid(), n int);
 CREATE TABLE m (id ulid PRIMARY KEY DEFAULT gen_monotonic_ulid(), n int);
 CREATE INDEX m_brin ON m USING brin (id);
@@ -93,13 +93,13 @@ FROM m JOIN s USING (n);" >/dev/null 2>"$ULID_WORK/old.err"; then
 fi
 # the largest id of each generator the old server issued
 maxima="SELECT (SELECT max(id) FROM m)::text || ' ' || (SELECT max(id) FROM s) || ' ' || (SELECT max(id) FROM s8)"
-old_max=$(sql $S -c "$maxima")
-old_rows=$(sql $S -c "SELECT md5(string_agg(x, ',' ORDER BY x)) FROM (SELECT 'a' || a::text x FROM a UNION ALL SELECT 'm' || m::text FROM m UNION ALL SELECT 's' || s::text FROM s UNION ALL SELECT 's8' || s8::text FROM s8 UNION ALL SELECT 'p' || pub::text FROM pub) t")
+old_max=$(sql "$S" -c "$maxima")
+old_rows=$(sql "$S" -c "SELECT md5(string_agg(x, ',' ORDER BY x)) FROM (SELECT 'a' || a::text x FROM a UNION ALL SELECT 'm' || m::text FROM m UNION ALL SELECT 's' || s::text FROM s UNION ALL SELECT 's8' || s8::text FROM s8 UNION ALL SELECT 'p' || pub::text FROM pub) t")
 check "pg_upgrade: the old node 8 is an hour ahead (advanced)" "t" \
-	"$(sql $S -c "SELECT snowflake_time(max(id), 'twitter') > now() + interval '59 min' FROM s8")"
+	"$(sql "$S" -c "SELECT snowflake_time(max(id), 'twitter') > now() + interval '59 min' FROM s8")"
 pg_stop $S
 stopped_ms=$(date +%s%3N)
-[ -f "$(pg_data old)/ulid_floor" ] && ok "pg_upgrade: the old cluster has its ulid_floor" || not_ok "pg_upgrade: the old cluster has its ulid_floor"
+check_cmd "pg_upgrade: the old cluster has its ulid_floor" test -f "$(pg_data old)/ulid_floor"
 
 # upgrade NAME MODE STEP: pg_upgrade --MODE of the old cluster into NAME;
 # STEP "copy" copies ulid_floor (and ulid_keyring) before the first start;
@@ -140,26 +140,26 @@ for run in "copy-nostep copy none" "copy copy copy" "link link copy"; do
 	ok "$label: pg_upgrade and the first start ($(($(date +%s%3N) - start)) ms)"
 	S=$name
 	check "$label: the clock is 60 s behind the old server's stop" "t" \
-		"$(sql $S -c "SELECT current_setting('ulid.clock_offset_ms')::int <= -60000")"
+		"$(sql "$S" -c "SELECT current_setting('ulid.clock_offset_ms')::int <= -60000")"
 	# new ids, one statement each, compared with the old server's largest
-	news=$(sql $S -c "SELECT gen_monotonic_ulid() > '${old_max%% *}'::ulid, snowflake_next('twitter') > $(cut -d' ' -f2 <<<"$old_max"),
+	news=$(sql "$S" -c "SELECT gen_monotonic_ulid() > '${old_max%% *}'::ulid, snowflake_next('twitter') > $(cut -d' ' -f2 <<<"$old_max"),
 	                         snowflake_next('twitter', 8) > ${old_max##* }" | tr '|' ' ')
 	if [ "$step" == copy ]; then
 		check "$label: no new id falls below an old one (monotonic, twitter, advanced node 8)" "t t t" "$news"
 		check "$label: after 1,000 rows each, still none below" "t|t|t" \
-			"$(sql $S -c "INSERT INTO m (n) SELECT -g FROM generate_series(1, 1000) g" \
+			"$(sql "$S" -c "INSERT INTO m (n) SELECT -g FROM generate_series(1, 1000) g" \
 				-c "INSERT INTO s (n) SELECT -g FROM generate_series(1, 1000) g" \
 				-c "INSERT INTO s8 (n) SELECT -g FROM generate_series(1, 1000) g" \
 				-c "SELECT min(id) FILTER (WHERE n < 0) > max(id) FILTER (WHERE n > 0) FROM m" \
 				-c "SELECT min(id) FILTER (WHERE n < 0) > max(id) FILTER (WHERE n > 0) FROM s" \
 				-c "SELECT min(id) FILTER (WHERE n < 0) > max(id) FILTER (WHERE n > 0) FROM s8" | paste -sd'|')"
 		check "$label: the data, keys and masks came across" "$old_rows" \
-			"$(sql $S -c "SELECT md5(string_agg(x, ',' ORDER BY x)) FROM (SELECT 'a' || a::text x FROM a UNION ALL SELECT 'm' || m::text FROM m WHERE n > 0 UNION ALL SELECT 's' || s::text FROM s WHERE n > 0 UNION ALL SELECT 's8' || s8::text FROM s8 WHERE n > 0 UNION ALL SELECT 'p' || pub::text FROM pub) t")"
+			"$(sql "$S" -c "SELECT md5(string_agg(x, ',' ORDER BY x)) FROM (SELECT 'a' || a::text x FROM a UNION ALL SELECT 'm' || m::text FROM m WHERE n > 0 UNION ALL SELECT 's' || s::text FROM s WHERE n > 0 UNION ALL SELECT 's8' || s8::text FROM s8 WHERE n > 0 UNION ALL SELECT 'p' || pub::text FROM pub) t")"
 		check "$label: the masks unmask under the key (20000 of 20000 each)" "20000|20000" \
-			"$(sql $S -c "SELECT count(*) FILTER (WHERE ulid_unmask(um, 'api') = m.id), count(*) FILTER (WHERE snowflake_unmask(sm, 'twitter', 'api') = s.id)
+			"$(sql "$S" -c "SELECT count(*) FILTER (WHERE ulid_unmask(um, 'api') = m.id), count(*) FILTER (WHERE snowflake_unmask(sm, 'twitter', 'api') = s.id)
 			              FROM pub JOIN m USING (n) JOIN s USING (n)")"
 		check "$label: amcheck passes on the 4 btree indexes" "4" \
-			"$(sql $S -c "SELECT count(bt_index_check(c.oid, true)) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+			"$(sql "$S" -c "SELECT count(bt_index_check(c.oid, true)) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
 			              JOIN pg_am am ON am.oid = c.relam AND am.amname = 'btree' WHERE c.relnamespace = 'public'::regnamespace")"
 	else
 		said=$(grep -A3 'ulid_floor" does not exist' "$ULID_WORK/log/$name.log" | tr '\n' ' ')
