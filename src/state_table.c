@@ -412,7 +412,8 @@ init_shared(UlidSharedHeader *hdr, uint32 capacity)
 	if (fr.status == ULID_FLOOR_READ_MISSING)
 		ereport(LOG,
 				(errmsg("ulid restart floor file \"%s\" does not exist", ulid_floor_file_path()),
-				 errdetail("gen_monotonic_ulid() and snowflake_next() start from the clock. This is expected in a new cluster; otherwise the file was deleted, and ids issued before this start are not known to lie below the clock.")));
+				 errdetail("gen_monotonic_ulid() and snowflake_next() start from the clock. In a new cluster (initdb) that is expected; after pg_upgrade, a restore or a deletion of the file, ids issued before this start are not known to lie below the clock."),
+				 errhint("After pg_upgrade or a restore, stop the server and copy the old data directory's ulid_floor (and ulid_keyring, if any) here before applications write, or run SELECT ulid_floor_repair('<a time after every id issued>').")));
 	else if (fr.status == ULID_FLOOR_READ_DAMAGED)
 	{
 		hdr->damaged = true;

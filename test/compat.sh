@@ -67,11 +67,22 @@
 # variables are passed through; the report comes back to
 # $ULID_BENCH_OUT (default test/bench/results/pgMAJOR).  test/bench/run.sh
 # does this when ULID_BENCH_PG=MAJOR is set.
+#
+# test/compat.sh --pg-upgrade [OLD NEW] (default 18 19) runs
+# test/upgrade/pg_upgrade.sh in NEW's chroot of Debian's binary packages
+# (made if missing), with OLD's packages installed beside (OLD must be in
+# that chroot's suite: 18 is in sid, under 19's experimental): ulid built
+# for both, pg_upgrade --copy and --link of a cluster whose generators,
+# advanced states, keys and masks are in use, the new clusters' clocks 60 s
+# behind; README "Upgrades" (the ulid_floor copy) is what it checks.  One
+# "pg_upgrade OLD -> NEW: N passed, N failed" line; the exit status is
+# non-zero when anything failed (0 with a "skipped" line while Debian has no
+# postgresql-NEW).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 
-bench_major='' deb=''
+bench_major='' deb='' pgup=''
 if [ "${1:-}" == --bench ]; then
 	bench_major=${2:?usage: test/compat.sh --bench MAJOR}
 	set --
@@ -79,6 +90,11 @@ elif [ "${1:-}" == --deb ]; then
 	deb=1
 	shift
 	set -- "${@:-17 18 19}"
+elif [ "${1:-}" == --pg-upgrade ]; then
+	pgup=1
+	shift
+	[ $# -gt 0 ] || set -- 18 19
+	[ $# -eq 2 ] || { echo "usage: test/compat.sh --pg-upgrade [OLD NEW]" >&2; exit 2; }
 fi
 majors=${*:-15 17 18 19}
 if [ "$(id -u)" -eq 0 ]; then
@@ -370,6 +386,44 @@ if [ -n "$bench_major" ]; then
 	work_copy=''
 	[ $rc -eq 0 ] && echo "report: $out/report.md"
 	exit $rc
+fi
+
+# --pg-upgrade: test/upgrade/pg_upgrade.sh in NEW's chroot, OLD beside it
+if [ -n "$pgup" ]; then
+	read -r old new <<<"$majors"
+	r=$cache/pg$new-root log=$cache/logs/pg_upgrade-$old-$new.log
+	if ! suite "$old" >/dev/null || ! suite "$new" >/dev/null; then
+		say "no Debian suite known for PostgreSQL $old or $new"
+		exit 1
+	fi
+	if [ ! -f "$r/.ulid-compat-stamp" ] || [ -n "${ULID_COMPAT_REFRESH:-}" ]; then
+		apt_setup || exit 1
+		if ! latest_version "postgresql-$new" >/dev/null; then
+			echo "pg_upgrade $old -> $new: skipped: no postgresql-$new in $(suite "$new")"
+			exit 0
+		fi
+		package_root "$new" build || { say "PostgreSQL $new: installing the packages failed"; exit 1; }
+	fi
+	say "PostgreSQL $old: Debian's packages beside $new's in $r (log: $log)"
+	if ! in_root "$r" apt-get install -y -qq --no-install-recommends "postgresql-$old" "postgresql-server-dev-$old" >"$log" 2>&1; then
+		tail -20 "$log" >&2
+		exit 1
+	fi
+	work_copy=$(mktemp -d "$r/tmp/ulid-pgup.XXXXXX")
+	chmod 755 "$work_copy"
+	tar -C "$root" --exclude=.git -cf - . | tar -C "$work_copy" -xf -
+	root_sync "$r"
+	say "pg_upgrade $(in_root "$r" dpkg-query -W -f='${Version}' "postgresql-$old") -> $(cat "$r/.ulid-compat-stamp"): test/upgrade/pg_upgrade.sh (log: $log)"
+	in_root "$r" env PG_CFLAGS="$pg_cflags" PG_CONFIG="/usr/lib/postgresql/$old/bin/pg_config" \
+		ULID_NEW_PG_CONFIG="/usr/lib/postgresql/$new/bin/pg_config" \
+		bash -c 'cd "$1" && make -s clean >/dev/null 2>&1; exec test/upgrade/pg_upgrade.sh' _ "${work_copy#"$r"}" >>"$log" 2>&1 9>&-
+	rc=$?
+	rm -rf "$work_copy"
+	work_copy=''
+	grep -E '^(not ok|# )' "$log" | head -30 >&2
+	echo "pg_upgrade $old -> $new: $(tail -1 "$log")"
+	[ $rc -eq 0 ] && [[ $(tail -1 "$log") =~ ^[0-9]+\ passed,\ 0\ failed$ ]]
+	exit $?
 fi
 
 # deb_suite MAJOR: in the major's chroot, build postgresql-MAJOR-ulid from a

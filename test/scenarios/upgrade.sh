@@ -20,6 +20,17 @@
 #    object, a marking, a revoke, a comment, an operator family member or
 #    a cast (each mutation is an update script that differs from the real one
 #    in one statement).
+# 5. The released libraries (test/README.md's release table, built from each
+#    release commit by test/upgrade/releases.sh, in the background while 1-4
+#    run): a cluster made and filled by the release's own library, its
+#    generators advanced an hour ahead, is stopped and started on the
+#    current library with the clock 60 s behind (ulid.clock_offset_ms), then
+#    updated; it is then as 2 demands, and gen_monotonic_ulid() and
+#    snowflake_next() issue above the last ids the old library issued (the
+#    floors it wrote carry over), before the update and after.  Self-test:
+#    the same cluster without its ulid_floor issues below them, and its
+#    start-up LOG names pg_upgrade and the remedies.  A tree
+#    without git history skips 5 with the reason.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../lib.sh
@@ -37,6 +48,20 @@ sql() {
 	ULID_DB=$db psqlx $S "$@"
 }
 objects() { sql "$1" -f "$ULID_ROOT/test/upgrade/objects.sql"; }
+
+# shellcheck source=../upgrade/releases.sh
+source "$ULID_ROOT/test/upgrade/releases.sh"
+# 5's libraries build while 1-4 run; each built version's line goes to built
+releases=$(release_rows)
+built=$ULID_WORK/log/upgrade-releases.built
+: >"$built"
+(
+	trap - EXIT
+	while read -r v c; do
+		[ -z "$(release_missing "$c")" ] && release_install "$v" "$c" && echo "$v" >>"$built"
+	done <<<"$releases"
+) 2>"$ULID_WORK/log/upgrade-releases.err" &
+builder=$!
 
 extdir=$("$PG_BIN/pg_config" --sharedir)/extension
 libdir=$("$PG_BIN/pg_config" --pkglibdir)
@@ -100,27 +125,21 @@ INDEX_QUERIES=(
 	"SELECT count(*) FROM events WHERE id >= ulid_lower('2024-03-01Z') AND id < ulid_lower('2024-03-02Z')"
 )
 
-walked=""
-for v in $versions; do
-	db=upgrade_from_${v//[^0-9a-zA-Z]/_}
-	label="upgrade from $v"
-	sql postgres -c "CREATE DATABASE $db"
-	if ! sql "$db" -c "CREATE EXTENSION ulid VERSION '$v'" -c "$DATA_SQL" >/dev/null 2>"$ULID_WORK/$db.err"; then
-		not_ok "$label: install and data: $(cat "$ULID_WORK/$db.err")"
-		continue
-	fi
-	before=$(sql "$db" -c "SELECT max(mono)::text || ' ' || max(sf) FROM orders")
+# capture DB: before an update, the old ids' maxima (before) and each index
+# query's answer by sequential scan (expected_counts)
+capture() {
+	local q
+	before=$(sql "$1" -c "SELECT max(mono)::text || ' ' || max(sf) FROM orders")
 	expected_counts=()
 	for q in "${INDEX_QUERIES[@]}"; do
-		expected_counts+=("$(PGOPTIONS='-c enable_indexscan=off -c enable_bitmapscan=off -c enable_indexonlyscan=off' sql "$db" -c "$q")")
+		expected_counts+=("$(PGOPTIONS='-c enable_indexscan=off -c enable_bitmapscan=off -c enable_indexonlyscan=off' sql "$1" -c "$q")")
 	done
-	path=$(sql postgres -c "SELECT path FROM pg_extension_update_paths('ulid') WHERE source = '$v' AND target = '$default'")
-	walked="$walked $path"
-	if ! sql "$db" -c "ALTER EXTENSION ulid UPDATE" 2>"$ULID_WORK/$db.err"; then
-		not_ok "$label: ALTER EXTENSION ulid UPDATE ($path): $(cat "$ULID_WORK/$db.err")"
-		continue
-	fi
-	label="$label ($path)"
+}
+
+# verify_updated DB LABEL: after ALTER EXTENSION ulid UPDATE, DB (filled by
+# DATA_SQL, captured before) is a fresh install's equal and its data serves
+verify_updated() {
+	local db=$1 label=$2 q i=0
 	check "$label: version $default" "$default" \
 		"$(sql "$db" -c "SELECT extversion FROM pg_extension WHERE extname = 'ulid'")"
 	check_same "$label: the same $(wc -l <<<"$fresh") objects as a fresh install" "$fresh" "$(objects "$db")"
@@ -128,7 +147,6 @@ for v in $versions; do
 		"$(sql "$db" -c "SELECT count(bt_index_check(c.oid, true)) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
 		                 JOIN pg_am a ON a.oid = c.relam AND a.amname = 'btree'
 		                 WHERE c.relnamespace = 'public'::regnamespace AND c.relkind = 'i' AND i.indrelid IN ('orders'::regclass, 'events_2024'::regclass)")"
-	i=0
 	for q in "${INDEX_QUERIES[@]}"; do
 		check "$label: by index as by scan: $q" "${expected_counts[$i]}" \
 			"$(PGOPTIONS='-c enable_seqscan=off' sql "$db" -c "$q")"
@@ -148,6 +166,26 @@ for v in $versions; do
 	check "$label: ulid partitions route new rows" "events_2024 1|events_later 1" \
 		"$(sql "$db" -c "INSERT INTO events VALUES (gen_ulid('2024-06-01Z'), -1), (gen_ulid(), -2)" \
 			-c "SELECT tableoid::regclass || ' ' || count(*) FROM events WHERE n < 0 GROUP BY tableoid ORDER BY 1" | paste -sd'|')"
+}
+
+walked=""
+for v in $versions; do
+	db=upgrade_from_${v//[^0-9a-zA-Z]/_}
+	label="upgrade from $v"
+	sql postgres -c "CREATE DATABASE $db"
+	if ! sql "$db" -c "CREATE EXTENSION ulid VERSION '$v'" -c "$DATA_SQL" >/dev/null 2>"$ULID_WORK/$db.err"; then
+		not_ok "$label: install and data: $(cat "$ULID_WORK/$db.err")"
+		continue
+	fi
+	capture "$db"
+	path=$(sql postgres -c "SELECT path FROM pg_extension_update_paths('ulid') WHERE source = '$v' AND target = '$default'")
+	walked="$walked $path"
+	if ! sql "$db" -c "ALTER EXTENSION ulid UPDATE" 2>"$ULID_WORK/$db.err"; then
+		not_ok "$label: ALTER EXTENSION ulid UPDATE ($path): $(cat "$ULID_WORK/$db.err")"
+		continue
+	fi
+	label="$label ($path)"
+	verify_updated "$db" "$label"
 
 	# pg_dump of the updated database restores into a fresh install
 	restored=${db}_restored
@@ -221,3 +259,100 @@ MUTATIONS
 fi
 
 pg_stop $S
+
+# --- 5. the released libraries -------------------------------------------------
+# the ulid.so the postmaster of server NAME has mapped
+loaded_lib() { grep -oE '/[^ ]*/ulid\.so$' "/proc/$(head -1 "$(pg_data "$1")/postmaster.pid")/maps" | head -1; }
+# says TEXT WORDS: t when TEXT holds WORDS, else f
+says() { case $1 in *"$2"*) echo t ;; *) echo f ;; esac; }
+# above DB "MONO SF": do the generators now issue above these ids?
+above() {
+	sql "$1" -c "SELECT gen_monotonic_ulid() > '${2% *}'::ulid, snowflake_next('twitter') > ${2#* }" | tr '|' ' '
+}
+# advance SQL: gen_monotonic_ulid() and snowflake_next('twitter') an hour
+# ahead; prints the two ids advanced to
+ADVANCE_SQL="SELECT ulid_monotonic_advance(m), snowflake_advance('twitter', 1, s), m::text || ' ' || s
+FROM (SELECT gen_ulid(now() + interval '1 hour') m, snowflake_upper('twitter', now() + interval '1 hour') s) t"
+
+# released VERSION: a cluster of the release's library taken over by ours
+# (sql and the checks it calls run on server S, the local one)
+released() {
+	local v=$1 R=released_${1//./_} S=released_${1//./_} db=upgrade_released label="released $1 on its own library"
+	local new_bin=$PG_BIN last m s said copy=released_${1//./_}_nofloor
+	PG_BIN=$(release_bindir "$v")
+	if ! pg_new "$R" "ulid.node_id = 1" || ! pg_start "$R"; then
+		PG_BIN=$new_bin
+		not_ok "$label: a server starts"
+		return
+	fi
+	check "$label: the server runs the release's ulid.so" "$("$PG_BIN/pg_config" --pkglibdir)/ulid.so" "$(loaded_lib "$R")"
+	check "$label: CREATE EXTENSION installs $v" "$v" \
+		"$(sql postgres -c "CREATE DATABASE $db" && sql "$db" -c "CREATE EXTENSION ulid" -c "SELECT extversion FROM pg_extension WHERE extname = 'ulid'")"
+	if ! sql "$db" -c "$DATA_SQL" >/dev/null 2>"$ULID_WORK/$R.err" ||
+		! last=$(sql "$db" -c "$ADVANCE_SQL" 2>"$ULID_WORK/$R.err" | cut -d'|' -f3); then
+		not_ok "$label: data and advances: $(cat "$ULID_WORK/$R.err")"
+		pg_stop "$R"
+		PG_BIN=$new_bin
+		return
+	fi
+	# the last ids it issues, above the advances (1.0 refuses to issue an
+	# hour ahead of the clock: then the advances are the bound)
+	m=$(sql "$db" -c "SELECT gen_monotonic_ulid()" 2>/dev/null) || m=${last% *}
+	s=$(sql "$db" -c "SELECT snowflake_next('twitter')" 2>/dev/null) || s=${last#* }
+	check "$label: the last ids are at or above the advances, an hour ahead" "t|t|t|t" \
+		"$(sql "$db" -c "SELECT '$m'::ulid >= '${last% *}', $s >= ${last#* }, ulid_time('$m') > now() + interval '59 min', snowflake_time($s, 'twitter') > now() + interval '59 min'")"
+	last="$m $s"
+	capture "$db"
+	pg_stop "$R"
+	PG_BIN=$new_bin
+
+	# the self-test's copy: the same cluster without its floor file
+	cp -a "$(pg_data "$R")" "$(pg_data "$copy")"
+	rm -f "$(pg_data "$copy")/ulid_floor"
+	echo "$ULID_NEXT_PORT" >"$ULID_WORK/$copy.port"
+	ULID_NEXT_PORT=$((ULID_NEXT_PORT + 1))
+	echo "port = $(pg_port "$copy")" >>"$(pg_data "$copy")/postgresql.conf"
+
+	label="released $v, then the current library (clock 60 s behind)"
+	echo "ulid.clock_offset_ms = -60000" >>"$(pg_data "$R")/postgresql.conf"
+	if ! pg_start "$R"; then
+		not_ok "$label: the server starts"
+		return
+	fi
+	check "$label: the server runs the current ulid.so" "$libdir/ulid.so" "$(loaded_lib "$R")"
+	check "$label: before the update, $v's functions issue above the old library's last ids" "t t" "$(above "$db" "$last")"
+	if ! sql "$db" -c "ALTER EXTENSION ulid UPDATE" 2>"$ULID_WORK/$R.err"; then
+		not_ok "$label: ALTER EXTENSION ulid UPDATE: $(cat "$ULID_WORK/$R.err")"
+	else
+		verify_updated "$db" "$label, updated"
+		check "$label, updated: the generators issue above the old library's last ids" "t t" "$(above "$db" "$last")"
+	fi
+	pg_stop "$R"
+
+	# self-test: the floors are what lifts them
+	echo "ulid.clock_offset_ms = -60000" >>"$(pg_data "$copy")/postgresql.conf"
+	if ! pg_start "$copy"; then
+		not_ok "released $v self-test: the copy without ulid_floor starts"
+		return
+	fi
+	S=$copy
+	check "released $v self-test: without the old ulid_floor the new library issues below the old last ids" "f f" \
+		"$(above "$db" "$last")"
+	said=$(grep -A3 'ulid_floor" does not exist' "$ULID_WORK/log/$copy.log" | tr '\n' ' ')
+	check "released $v self-test: the start-up LOG of the missing file names pg_upgrade, the copy and the repair" "t t t" \
+		"$(says "$said" pg_upgrade) $(says "$said" "copy the old data directory's ulid_floor") $(says "$said" ulid_floor_repair)"
+	pg_stop "$copy"
+}
+
+wait "$builder"
+while read -r v c; do
+	[ -n "$v" ] || continue
+	why=$(release_missing "$c")
+	if [ -n "$why" ]; then
+		skip "upgrade: released $v ($c) not built: $why"
+	elif ! grep -qx "$v" "$built"; then
+		not_ok "upgrade: released $v builds from $c: $(tail -5 "$ULID_WORK/log/upgrade-releases.err")"
+	else
+		released "$v"
+	fi
+done <<<"$releases"
