@@ -27,11 +27,34 @@ FROM (SELECT u, lag(u) OVER (ORDER BY g) AS prev
       FROM (SELECT g, gen_ulid() AS u FROM generate_series(1, 5000) g) s) t
 WHERE ulid_unix_ms(u) = ulid_unix_ms(prev);
 
--- a new millisecond starts with the top random bit cleared
-SELECT bool_and(get_byte(ulid_to_bytea(u), 6) < 128) AS top_bit_clear
+-- the 12 bits after the millisecond are the clock's fraction of it (1.3):
+-- each id's tick (ms * 4096 + fraction) lies between clock readings taken
+-- right before and after it (1.2's random start lands there about 1% of
+-- the time)
+CREATE FUNCTION pg_temp.tick(u ulid) RETURNS bigint LANGUAGE sql IMMUTABLE
+    RETURN ulid_unix_ms(u) * 4096 + ((get_byte(ulid_to_bytea(u), 6) << 4) | (get_byte(ulid_to_bytea(u), 7) >> 4));
+CREATE FUNCTION pg_temp.fraction_is_clock(n int) RETURNS int LANGUAGE plpgsql AS $$
+DECLARE
+    t0 numeric; t1 numeric; u ulid; hits int := 0;
+BEGIN
+    FOR i IN 1..n LOOP
+        t0 := extract(epoch FROM clock_timestamp()) * 1000000;
+        u := gen_ulid();
+        t1 := extract(epoch FROM clock_timestamp()) * 1000000;
+        IF pg_temp.tick(u) BETWEEN floor(t0 * 4.096) AND ceil((t1 + 1) * 4.096) THEN
+            hits := hits + 1;
+        END IF;
+        PERFORM pg_sleep(0.0002);
+    END LOOP;
+    RETURN hits;
+END $$;
+SELECT pg_temp.fraction_is_clock(50) AS fraction_is_clock_of_50;
+
+-- a new tick starts with the top of its 68 random bits cleared
+SELECT bool_and(get_byte(ulid_to_bytea(u), 7) & 8 = 0) AS top_random_bit_clear
 FROM (SELECT u, lag(u) OVER (ORDER BY g) AS prev
       FROM (SELECT g, gen_ulid() AS u FROM generate_series(1, 20000) g) s) t
-WHERE prev IS NULL OR ulid_unix_ms(u) > ulid_unix_ms(prev);
+WHERE prev IS NULL OR pg_temp.tick(u) > pg_temp.tick(prev);
 
 -- gen_random_ulid(): 80 fresh bits each call, so the randomness has no order
 SELECT count(DISTINCT u) AS distinct_random FROM

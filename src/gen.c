@@ -5,12 +5,21 @@
  *	  gen_ulid(timestamptz).
  *
  * gen_ulid() is monotonic within the calling backend, as PostgreSQL 18's
- * uuidv7() is.  In a millisecond later than the previous id's time part it
- * starts from 80 fresh random bits with the top bit cleared (room for at
- * least 2^15 steps of up to 2^64); otherwise (same millisecond, or the clock
- * behind the previous id) it returns the previous value plus a random step
- * in 1..2^64, carrying into the time part on overflow.  The next id stays
- * unguessable, and the ids one session inserts arrive in order.
+ * uuidv7() is, and keeps a primary key's index at its right edge when
+ * several sessions insert at once.  Its 80 bits after the millisecond (from
+ * 1.3): the fraction of the millisecond in 12 bits (RFC 9562 6.2 method 3,
+ * the clock's nanoseconds scaled as core's uuidv7() does), then 68 bits from
+ * the CSPRNG.  A reading later than the previous id's tick (1/4096 ms)
+ * starts from it, with the top random bit cleared (room for at least 2^3
+ * steps of up to 2^64 before a carry moves the fraction); otherwise (the
+ * same tick, or the clock behind the previous id) it returns the previous
+ * value plus a random step in 1..2^64, carrying into the fraction and the
+ * millisecond on overflow.  The next id stays unguessable (68 fresh bits,
+ * or a 64-bit random step), the ids one session inserts arrive in order,
+ * and concurrent sessions' ids interleave in time order instead of each
+ * counting up from its own random point of the millisecond (1.2 did that:
+ * 4 sessions inserting batches added 51.6 leaf pages per 10,000 rows
+ * against 38.3 for time-ordered keys).  Ids of 1.2 and 1.3 have one format.
  *
  * gen_ulid() is PARALLEL RESTRICTED: its state is the backend's own, so a
  * parallel query calls it in the leader and keeps the order.
@@ -36,7 +45,7 @@
  */
 static struct
 {
-	uint64		hi;				/* time << 16 | top 16 random bits */
+	uint64		hi;				/* ms << 16 | fraction << 4 | 4 random bits */
 	uint64		lo;				/* low 64 random bits */
 }			last;
 
@@ -53,20 +62,20 @@ PG_FUNCTION_INFO_V1(gen_ulid);
 Datum
 gen_ulid(PG_FUNCTION_ARGS)
 {
-	/* now << 16 > hi exactly when now is later than hi's millisecond */
-	uint64		now16 = (uint64) ulid_clock_now_ms() << 16;
+	/* tick << 4 > hi exactly when the reading is later than hi's tick */
+	uint64		tick4 = ulid_clock_now_tick12() << 4;
 	pg_ulid_t  *u;
 
-	if (now16 > last.hi)
+	if (tick4 > last.hi)
 	{
 		/*
-		 * ulid_fresh_halves(now), with the time stored first so that no
-		 * value lives across the draw's slow path.  Should the draw fail
-		 * (ERROR), the state is the new millisecond with whatever low bits,
-		 * still above every id issued before.
+		 * The time and fraction stored first so that no value lives across
+		 * the draw's slow path.  Should the draw fail (ERROR), the state is
+		 * the new tick with whatever low bits, still above every id issued
+		 * before.
 		 */
-		last.hi = now16;
-		last.hi |= ulid_random_u80(&last.lo) & 0x7FFF;
+		last.hi = tick4;
+		last.hi |= ulid_random_u72(&last.lo) & 0x7;
 	}
 	else if (unlikely(!ulid_add_step(&last.hi, &last.lo, ulid_random_u64())))
 		ulid_report_time_exhausted();

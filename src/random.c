@@ -68,3 +68,13 @@ ulid_random_u80_slow(uint64 *low64)
 	ulid_random_bytes_slow((uint8 *) low64, sizeof(*low64));
 	return t;
 }
+
+uint64
+ulid_random_u72_slow(uint64 *low64)
+{
+	uint8		t;
+
+	ulid_random_bytes_slow(&t, sizeof(t));
+	ulid_random_bytes_slow((uint8 *) low64, sizeof(*low64));
+	return t;
+}

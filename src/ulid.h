@@ -109,6 +109,23 @@ ulid_clock_now_ms(void)
 		ulid_clock_offset_ms;
 }
 
+/*
+ * The same clock as a 60-bit tick: Unix milliseconds << 12 | the 12-bit
+ * fraction of the millisecond (the nanoseconds within it scaled to 4096ths,
+ * floored, as PostgreSQL 18's uuidv7() computes it).  gen_ulid()'s start.
+ */
+static inline uint64
+ulid_clock_now_tick12(void)
+{
+	static struct timespec ts;
+
+	if (unlikely(clock_gettime(CLOCK_REALTIME, &ts) != 0))
+		ulid_clock_failed();
+	/* a second is 4,096,000 ticks; tv_nsec * 4096 < 2^42 */
+	return (uint64) (ts.tv_sec * 4096000 + ulid_clock_offset_ms * 4096) +
+		((uint64) ts.tv_nsec << 12) / 1000000;
+}
+
 /* random.h: pg_strong_random() output, buffered per backend */
 #include "random.h"
 

@@ -116,14 +116,32 @@ bench_queries() {
 	done <<<"$out"
 }
 
-# per-item nanoseconds of NAME net of FLOOR, for COUNT items
+# per-item nanoseconds of NAME net of FLOOR, for COUNT items; a net time
+# no larger than the floor's own spread (its max - min over the rounds) is
+# noise, not a figure: "n/a" then (test/README.md, "Quoting a figure")
 net_ns() {
-	awk -v a="${MED[$1]}" -v f="${MED[$2]}" -v n="$3" 'BEGIN { printf "%.1f", (a - f) * 1e6 / n }'
+	awk -v a="${MED[$1]}" -v f="${MED[$2]}" -v s="$(floor_spread "$2")" -v n="$3" \
+		'BEGIN { if (a - f <= s) print "n/a"; else printf "%.1f", (a - f) * 1e6 / n }'
 }
 
+# the spread (max - min, ms) of FLOOR's rounds; 0 without a floor
+floor_spread() {
+	awk -v hi="${MAX[${1:-__none}]:-0}" -v lo="${MIN[${1:-__none}]:-0}" 'BEGIN { print hi - lo }'
+}
+
+# (A - FLOOR) / (B - FLOOR): "n/a" when either net is within the floor's
+# spread, so that a ratio of noise is never quoted
 ratio() {
-	awk -v a="${MED[$1]}" -v b="${MED[$2]}" -v f="${MED[${3:-__none}]:-0}" \
-		'BEGIN { if (b - f <= 0) print "n/a"; else printf "%.3f", (a - f) / (b - f) }'
+	awk -v a="${MED[$1]}" -v b="${MED[$2]}" -v f="${MED[${3:-__none}]:-0}" -v s="$(floor_spread "${3:-}")" \
+		'BEGIN { if (b - f <= s || a - f <= s) print "n/a"; else printf "%.3f", (a - f) / (b - f) }'
+}
+
+# (A - FA) / (B - FB), each net of its own floor: "n/a" when either net is
+# within its floor's spread
+ratio_nets() {
+	awk -v a="${MED[$1]}" -v fa="${MED[$2]}" -v sa="$(floor_spread "$2")" \
+		-v b="${MED[$3]}" -v fb="${MED[$4]}" -v sb="$(floor_spread "$4")" \
+		'BEGIN { if (a - fa <= sa || b - fb <= sb) print "n/a"; else printf "%.3f", (a - fa) / (b - fb) }'
 }
 
 # target LABEL VALUE LIMIT: VALUE is a ratio that should be at most LIMIT
