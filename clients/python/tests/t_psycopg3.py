@@ -101,6 +101,13 @@ def main(t):
                 cp.write_row(row)
     t.expect('COPY ... FROM STDIN (FORMAT binary) writes them back', ids, lambda: column('SELECT id FROM copied ORDER BY id'))
     with conn.cursor() as cur:
+        with cur.copy('COPY copied (id, n) FROM STDIN (FORMAT binary)') as cp:
+            cp.set_types(['ulid', 'int4'])
+            cp.write_row((uuid.UUID(KNOWN_UUID), 8))
+            cp.write_row((KNOWN_UUID, 9))
+    t.expect('... also a uuid.UUID and a UUID\'s text (a uuid.UUID was a TypeError)', [KNOWN, KNOWN],
+             lambda: column('SELECT id FROM copied WHERE n IN (8, 9) ORDER BY n'))
+    with conn.cursor() as cur:
         with cur.copy('COPY copied (id, n) FROM STDIN') as cp:
             cp.write_row((KNOWN.lower(), 7))
     t.expect('COPY ... FROM STDIN (text)', KNOWN, lambda: one('SELECT id FROM copied WHERE n = 7'))

@@ -5,8 +5,8 @@ After it:
 
 - ``ulid[]`` results are lists of str (also ``array_agg(id)``);
 - binary results (``conn.cursor(binary=True)``, binary COPY with
-  ``set_types(["ulid", ...])``) are ULID strs, and a str is written to a
-  binary COPY of a ulid column as its 16 bytes.
+  ``set_types(["ulid", ...])``) are ULID strs, and a str, a UUID's text or a
+  ``uuid.UUID`` is written to a binary COPY of a ulid column as its 16 bytes.
 
 Nothing else changes: every other parameter (``uuid.UUID``, str, bytes) is
 sent exactly as without it.  A ``uuid.UUID`` is psycopg's typed ``uuid``,
@@ -20,7 +20,7 @@ from psycopg.adapt import Dumper, Loader
 from psycopg.pq import Format
 from psycopg.types import TypeInfo
 
-from . import from_bytes, to_bytes
+from . import from_bytes, to_bytes, to_ulid
 
 __all__ = ['register_ulid']
 
@@ -36,7 +36,7 @@ class UlidBinaryDumper(Dumper):
     format = Format.BINARY
 
     def dump(self, obj):
-        return to_bytes(obj)
+        return to_bytes(to_ulid(obj))  # a str (any case), a UUID's text, a uuid.UUID or 16 bytes
 
 
 def register_ulid(context, name='ulid'):
