@@ -11,19 +11,49 @@ CREATE TABLE uuid_t (u uuid);
 INSERT INTO uuid_t VALUES ('01HTQW311N1KR5G0Y75M3EF00H'::ulid);  -- assignment cast
 SELECT u FROM uuid_t;
 
--- uuid -> ulid: explicit only; a uuid never slips into a ulid column
+-- uuid -> ulid: binary-compatible, on assignment since 1.3 (issue 43): a
+-- value or a parameter typed uuid (what a driver sends for its UUID object)
+-- stores into a ulid column with no adapter and no cast
 SELECT '018eafc1-8435-0cf0-5803-c72d06e78011'::uuid::ulid AS as_ulid;
 CREATE TABLE ulid_t (id ulid);
-SELECT err($$INSERT INTO ulid_t SELECT u FROM uuid_t RETURNING id$$);
-SELECT err($$INSERT INTO ulid_t VALUES ('018eafc1-8435-0cf0-5803-c72d06e78011'::uuid) RETURNING id$$);
--- ... nor a parameter typed uuid (what a driver sends for its UUID object
--- when no adapter sends it untyped or as ULID text: issue 33 keeps this)
-SELECT err($$PREPARE ins_uuid(uuid) AS INSERT INTO ulid_t VALUES ($1)$$);
-PREPARE cmp_uuid(uuid) AS SELECT count(*) FROM ulid_t WHERE id = $1;   -- comparing is fine
+INSERT INTO ulid_t SELECT u FROM uuid_t RETURNING id;
+INSERT INTO ulid_t VALUES ('018eafc1-8435-0cf0-5803-c72d06e78012'::uuid) RETURNING id;
+PREPARE ins_uuid(uuid) AS INSERT INTO ulid_t VALUES ($1) RETURNING id;
+EXECUTE ins_uuid('018eafc1-8435-0cf0-5803-c72d06e78013');
+UPDATE ulid_t SET id = '018eafc1-8435-0cf0-5803-c72d06e78014'::uuid
+WHERE id = '018eafc1-8435-0cf0-5803-c72d06e78013'::uuid RETURNING id;
+DEALLOCATE ins_uuid;
+PREPARE cmp_uuid(uuid) AS SELECT count(*) FROM ulid_t WHERE id = $1;   -- comparing as before
 EXECUTE cmp_uuid('018eafc1-8435-0cf0-5803-c72d06e78011');
 DEALLOCATE cmp_uuid;
-INSERT INTO ulid_t SELECT u::ulid FROM uuid_t;
-SELECT id FROM ulid_t;
+SELECT id FROM ulid_t ORDER BY id;
+-- still not implicit: a function taking ulid does not take a uuid, and a
+-- uuid-shaped string is no ULID (22P02 with the hint)
+SELECT err($$SELECT ulid_time('018eafc1-8435-0cf0-5803-c72d06e78011'::uuid)$$);
+SELECT err($$INSERT INTO ulid_t VALUES ('018eafc1-8435-0cf0-5803-c72d06e78011'::text) RETURNING id$$);
+-- a random (v4) UUID keeps its bytes and gets a meaningless time; the
+-- README's opt-in guard refuses it unless its first 48 bits fall before
+-- 2100 (1.46% of random UUIDs: 4102444800000 / 2^48)
+CREATE TABLE guarded_t (id ulid PRIMARY KEY CHECK (id < ulid_lower('2100-01-01Z')));
+SELECT extract(year FROM ulid_time('c9a646d3-9c61-4cb7-bfcd-ee2522c8f633'::uuid::ulid) AT TIME ZONE 'UTC') AS v4_year;
+SELECT err($$INSERT INTO guarded_t VALUES ('c9a646d3-9c61-4cb7-bfcd-ee2522c8f633'::uuid)$$) AS v4_refused;
+INSERT INTO guarded_t VALUES ('018eafc1-8435-7cf0-9803-c72d06e78011'::uuid), (gen_ulid());
+SELECT count(*) AS v7_and_ulid_stored FROM guarded_t;
+SELECT round(100 * (1 - (extract(epoch FROM timestamptz '2100-01-01Z') * 1000) / 2::numeric ^ 48), 2) AS pct_v4_refused;
+DROP TABLE guarded_t;
+-- nothing refers to the binary-compatible cast but the extension (an
+-- expression holds a RelabelType), so ulid--1.2--1.3.sql may drop and
+-- create it again
+CREATE VIEW cast_v AS SELECT u::ulid AS id FROM uuid_t;
+SELECT classid::regclass, deptype, count(*) FROM pg_depend
+WHERE refclassid = 'pg_cast'::regclass
+  AND refobjid = (SELECT oid FROM pg_cast WHERE castsource = 'uuid'::regtype AND casttarget = 'ulid'::regtype)
+GROUP BY 1, 2;
+SELECT refclassid::regclass, deptype, count(*) FROM pg_depend
+WHERE classid = 'pg_cast'::regclass
+  AND objid = (SELECT oid FROM pg_cast WHERE castsource = 'uuid'::regtype AND casttarget = 'ulid'::regtype)
+GROUP BY 1, 2;
+DROP VIEW cast_v;
 
 -- ALTER TYPE from uuid keeps the heap (no rewrite): the uuidv7 migration path
 CREATE TABLE mig_t (id uuid PRIMARY KEY);
@@ -123,7 +153,7 @@ SELECT v AS input, err(format('SELECT %L::timestamp::ulid', v)) AS error
 FROM (VALUES ('1969-12-31 23:59:59.999'), ('10889-08-02 05:31:50.656'), ('infinity'), ('-infinity')) t(v);
 RESET TimeZone;
 
--- no implicit casts in any direction
+-- no implicit casts in any direction (uuid -> ulid is on assignment, not implicit)
 SELECT count(*) AS implicit_casts FROM pg_cast
 WHERE (castsource = 'ulid'::regtype OR casttarget = 'ulid'::regtype) AND castcontext = 'i';
 DROP TABLE uuid_t, ulid_t;

@@ -123,8 +123,8 @@ COMMENT ON OPERATOR >= (ulid, ulid) IS 'greater than or equal';
 -- ulid and uuid compare as their bytes (core's uuid functions again), so a
 -- uuid-typed parameter, which is what drivers send for UUID objects, finds
 -- ulid rows through their indexes: the operators below are members of the
--- default btree and hash families of ulid.  Comparing is all they do:
--- storing a uuid into a ulid column still needs the explicit cast.
+-- default btree and hash families of ulid.  Storing a uuid into a ulid
+-- column is the assignment cast's (since 1.3).
 CREATE FUNCTION ulid_eq_uuid(ulid, uuid) RETURNS boolean
     AS 'uuid_eq' LANGUAGE internal IMMUTABLE STRICT PARALLEL SAFE LEAKPROOF;
 CREATE FUNCTION ulid_ne_uuid(ulid, uuid) RETURNS boolean
@@ -490,10 +490,13 @@ CREATE FUNCTION ulid_from_timestamp(timestamp) RETURNS ulid
 COMMENT ON FUNCTION ulid_to_timestamp(ulid) IS 'the time part as UTC wall time, independent of TimeZone (the ulid -> timestamp cast)';
 COMMENT ON FUNCTION ulid_from_timestamp(timestamp) IS 'smallest ULID of that millisecond, the timestamp read as UTC (the timestamp -> ulid cast)';
 
--- ulid and uuid share their bytes: ulid -> uuid on assignment; uuid -> ulid
--- only explicitly, so a random UUID never slips into a ulid column unnoticed.
+-- ulid and uuid share their bytes: both ways on assignment (uuid -> ulid
+-- since 1.3, issue 43), so every driver's native UUID stores into a ulid
+-- column with no adapter; neither is implicit, so operators and functions
+-- are chosen as before.  A random (v4) UUID stored this way has a
+-- meaningless time: the README gives an opt-in CHECK that refuses it.
 CREATE CAST (ulid AS uuid) WITHOUT FUNCTION AS ASSIGNMENT;
-CREATE CAST (uuid AS ulid) WITHOUT FUNCTION;
+CREATE CAST (uuid AS ulid) WITHOUT FUNCTION AS ASSIGNMENT;
 CREATE CAST (bytea AS ulid) WITH FUNCTION ulid_from_bytea(bytea);
 CREATE CAST (ulid AS bytea) WITH FUNCTION ulid_to_bytea(ulid);
 CREATE CAST (ulid AS timestamptz) WITH FUNCTION ulid_time(ulid);
@@ -508,7 +511,7 @@ CREATE CAST (text AS ulid) WITH INOUT AS ASSIGNMENT;
 CREATE CAST (varchar AS ulid) WITH INOUT AS ASSIGNMENT;
 
 COMMENT ON CAST (ulid AS uuid) IS 'binary-compatible, on assignment';
-COMMENT ON CAST (uuid AS ulid) IS 'binary-compatible, explicit only';
+COMMENT ON CAST (uuid AS ulid) IS 'binary-compatible, on assignment';
 COMMENT ON CAST (bytea AS ulid) IS 'exactly 16 bytes';
 COMMENT ON CAST (ulid AS bytea) IS 'the 16 bytes';
 COMMENT ON CAST (ulid AS timestamptz) IS 'the time part (ulid_time)';

@@ -112,14 +112,16 @@ DEALLOCATE p_unknown;
 -- UNION still does not mix the types (no implicit cast either way)
 SELECT err($$SELECT id FROM xt UNION SELECT u FROM xt$$);
 
--- a uuid still does not store into a ulid column (42804), from a value, a
--- column, a parameter or a function
+-- a uuid stores into a ulid column on assignment (1.3, issue 43), from a
+-- value, a column, a parameter or a function, with the same bytes
 CREATE TABLE xt_store (id ulid);
-SELECT err($$INSERT INTO xt_store VALUES ('018eafc1-8435-0cf0-5803-c72d06e78011'::uuid) RETURNING id$$);
-SELECT err($$INSERT INTO xt_store SELECT u FROM xt LIMIT 1 RETURNING id$$);
-SELECT err($$INSERT INTO xt_store VALUES (gen_random_uuid()) RETURNING id$$);
-SELECT err($$UPDATE xt SET id = u WHERE n = 2 RETURNING id$$);
-SELECT err($$PREPARE p_store(uuid) AS INSERT INTO xt_store VALUES ($1)$$);
+INSERT INTO xt_store VALUES ('018eafc1-8435-0cf0-5803-c72d06e78011'::uuid) RETURNING id;
+INSERT INTO xt_store SELECT u FROM xt WHERE n = 2 RETURNING id = (SELECT id FROM xt WHERE n = 2) AS same_bytes;
+INSERT INTO xt_store VALUES (gen_random_uuid()) RETURNING id IS NOT NULL AS stored;
+UPDATE xt_store SET id = '018eafc1-8435-0cf0-5803-c72d06e78012'::uuid WHERE id = '01HTQW311N1KR5G0Y75M3EF00H' RETURNING id;
+PREPARE p_store(uuid) AS INSERT INTO xt_store VALUES ($1) RETURNING id;
+EXECUTE p_store('018eafc1-8435-0cf0-5803-c72d06e78013');
+DEALLOCATE p_store;
 SELECT count(*) AS stored FROM xt_store;
 DROP TABLE xt_store;
 

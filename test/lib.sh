@@ -113,6 +113,48 @@ client_server() {
 	done
 }
 
+# pgbouncer_start NAME SERVER: Debian's pgbouncer (if installed) in front of
+# the client server SERVER (pg_new_tcp), pool_mode = transaction and two
+# server connections, on a free port of 127.0.0.1 (NAME.port); status 1
+# without pgbouncer.  pgbouncer_stop NAME stops it by its pid file.
+pgbouncer_start() {
+	local name=$1 server=$2 port dir=$ULID_WORK/$1
+	command -v pgbouncer >/dev/null || return 1
+	while (: </dev/tcp/127.0.0.1/"$ULID_NEXT_PORT") 2>/dev/null; do
+		ULID_NEXT_PORT=$((ULID_NEXT_PORT + 1))
+	done
+	port=$ULID_NEXT_PORT
+	ULID_NEXT_PORT=$((ULID_NEXT_PORT + 1))
+	mkdir -p "$dir"
+	echo '"postgres" ""' >"$dir/users.txt"
+	cat >"$dir/pgbouncer.ini" <<-EOF
+		[databases]
+		* = host=127.0.0.1 port=$(pg_port "$server")
+		[pgbouncer]
+		listen_addr = 127.0.0.1
+		listen_port = $port
+		unix_socket_dir =
+		auth_type = trust
+		auth_file = $dir/users.txt
+		pool_mode = transaction
+		default_pool_size = 2
+		logfile = $dir/pgbouncer.log
+		pidfile = $dir/pgbouncer.pid
+	EOF
+	chown -R postgres: "$dir" 2>/dev/null || true
+	as_pg pgbouncer -d "$dir/pgbouncer.ini" >"$dir/start.log" 2>&1 || return 1
+	echo "$port" >"$ULID_WORK/$name.port"
+	for _ in $(seq 50); do
+		(: </dev/tcp/127.0.0.1/"$port") 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+pgbouncer_stop() {
+	local pid
+	pid=$(cat "$ULID_WORK/$1/pgbouncer.pid" 2>/dev/null) && kill "$pid"
+}
+
 # client_build DESCRIPTION LOG command...: build a client program (output
 # to LOG); on failure the log as comments, a "not ok" line and status 1
 client_build() {

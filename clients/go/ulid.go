@@ -9,13 +9,16 @@
 // into a string (the ULID text), a [16]byte, a pgtype.UUID or a ULID; ulid[]
 // into and from []string.  pgx sends a Go string as it is: ULID text works
 // in queries (any case), a UUID's text needs $1::uuid, and CopyFrom needs the
-// bytes (Parse).
+// bytes (Parse).  Nothing but ulid and ulid[] changes: other parameters are
+// encoded as without Register.  ULID is also a sql.Scanner, a driver.Valuer,
+// and marshals as its text (encoding/json, encoding.TextMarshaler).
 package ulidpg
 
 import (
 	"context"
 	"database/sql/driver"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -34,10 +37,13 @@ type ULID struct {
 }
 
 // Register looks up ulid and ulid[] in the connected database and registers
-// them with the connection's ConnInfo.
+// them with the connection's ConnInfo.  The lookup uses the simple protocol
+// (no prepared statement), so it works behind pgbouncer in transaction mode
+// whatever the connection's statement cache.
 func Register(ctx context.Context, conn *pgx.Conn) error {
 	var oid, arrayOID uint32
-	err := conn.QueryRow(ctx, "SELECT oid, typarray FROM pg_type WHERE oid = to_regtype('ulid')").Scan(&oid, &arrayOID)
+	err := conn.QueryRow(ctx, "SELECT oid, typarray FROM pg_type WHERE oid = to_regtype('ulid')",
+		pgx.QuerySimpleProtocol(true)).Scan(&oid, &arrayOID)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return errors.New("ulidpg: type ulid not found: CREATE EXTENSION ulid first")
 	} else if err != nil {
@@ -270,4 +276,49 @@ func (u ULID) Value() (driver.Value, error) {
 		return nil, nil
 	}
 	return u.String(), nil
+}
+
+// MarshalJSON is the ULID text as a JSON string, null for NULL.
+func (u ULID) MarshalJSON() ([]byte, error) {
+	switch u.Status {
+	case pgtype.Present:
+		return json.Marshal(u.String())
+	case pgtype.Null:
+		return []byte("null"), nil
+	}
+	return nil, errors.New("ulidpg: cannot marshal an undefined ULID")
+}
+
+// UnmarshalJSON takes a JSON string (a ULID in any case, or a UUID's text)
+// or null.
+func (u *ULID) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*u = ULID{Status: pgtype.Null}
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("ulidpg: a ULID is a JSON string: %w", err)
+	}
+	return u.Set(s)
+}
+
+// MarshalText is the ULID text (empty for NULL), also for JSON map keys.
+func (u ULID) MarshalText() ([]byte, error) {
+	switch u.Status {
+	case pgtype.Present:
+		return []byte(u.String()), nil
+	case pgtype.Null:
+		return []byte{}, nil
+	}
+	return nil, errors.New("ulidpg: cannot marshal an undefined ULID")
+}
+
+// UnmarshalText takes a ULID (any case) or a UUID's text; empty is NULL.
+func (u *ULID) UnmarshalText(b []byte) error {
+	if len(b) == 0 {
+		*u = ULID{Status: pgtype.Null}
+		return nil
+	}
+	return u.Set(string(b))
 }

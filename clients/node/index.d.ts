@@ -1,10 +1,15 @@
 export interface TypeParsers {
 	setTypeParser(oid: number, format: 'text', parser: (value: string) => unknown): void;
 }
-export interface Queryable {
-	query(sql: string): Promise<{ rows: any[] }>;
+/* a pg Client or Pool, a Knex, a Sequelize or an initialized TypeORM DataSource */
+export type UlidTarget = { query(sql: string, ...rest: any[]): Promise<any> } | ((...args: any[]) => any);
+export interface Registered {
+	oid: number;
+	arrayOid: number;
+	/* for Prisma: new PrismaPg(pool, { userDefinedTypeParser }) */
+	userDefinedTypeParser(oid: number, value: unknown): unknown;
 }
-export function registerUlid(queryable: Queryable, types?: TypeParsers): Promise<{ oid: number; arrayOid: number }>;
+export function registerUlid(target: UlidTarget, types?: TypeParsers): Promise<Registered>;
 export function fromBytes(bytes: Uint8Array): string;
 export function toBytes(ulid: string): Buffer;
 export function fromUuid(uuid: string): string;

@@ -39,4 +39,12 @@ echo "# $("$GO" version), pgx $(dpkg-query -W -f='${Version}' golang-github-jack
 S=client_go
 client_server $S "ulid.node_id = 1" go || exit 1
 run_client ulidpg "$build/out" timeout 60 "$build/ulid_pgx" "$(pg_port $S)" go
+# Register behind pgbouncer in transaction mode (Debian's pgbouncer)
+if pgbouncer_start pgbouncer $S; then
+	echo "# $(pgbouncer --version | head -1), pool_mode = transaction, default_pool_size = 2"
+	run_client pgbouncer "$build/pgbouncer.out" timeout 60 "$build/ulid_pgx" "$(pg_port pgbouncer)" go pgbouncer
+	pgbouncer_stop pgbouncer
+else
+	skip "client_go: behind pgbouncer (not installed, or it did not start: apt-get install pgbouncer)"
+fi
 pg_stop $S

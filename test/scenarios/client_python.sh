@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Python adapter (clients/python, ulid_pg) with Debian's drivers and
 # frameworks (installed by test/deps.sh): psycopg2, psycopg 3, asyncpg,
-# SQLAlchemy 1.4, Alembic 1.8 and Django 3.2.  The wheel is built offline
+# SQLAlchemy 1.4, Alembic 1.8 and Django 3.2; and psycopg 3 and asyncpg
+# behind Debian's pgbouncer, where it is installed.  The wheel is built offline
 # (python3 -m build --no-isolation, Debian's python3-build) and installed into
 # the work dir; each program of clients/python/tests runs on its own database
 # of one server on 127.0.0.1, and each "ok"/"not ok" line it prints counts.
@@ -52,4 +53,18 @@ while read -r prog module pkg; do
 	relay_results "$module" "$ULID_WORK/$prog.out"
 	[ $rc -eq 0 ] || not_ok "$prog exited with status $rc"
 done <<<"$clients"
+
+# the registrations behind pgbouncer in transaction mode (Debian's pgbouncer),
+# on a database not named pgbouncer (that is its admin console)
+if pgbouncer_start pgbouncer $S; then
+	psqlx $S -c "CREATE DATABASE behind_pgbouncer" && ULID_DB=behind_pgbouncer psqlx $S -c "CREATE EXTENSION ulid" || not_ok "pgbouncer: database"
+	echo "# t_pgbouncer: $(pgbouncer --version | head -1), pool_mode = transaction, default_pool_size = 2"
+	(cd "$build" && PGPORT=$(pg_port pgbouncer) PGDATABASE=behind_pgbouncer timeout 60 "$PY" "$ULID_ROOT/clients/python/tests/t_pgbouncer.py") >"$ULID_WORK/t_pgbouncer.out" 2>&1
+	rc=$?
+	relay_results pgbouncer "$ULID_WORK/t_pgbouncer.out"
+	[ $rc -eq 0 ] || not_ok "t_pgbouncer exited with status $rc"
+	pgbouncer_stop pgbouncer
+else
+	skip "client_python: behind pgbouncer (not installed, or it did not start: apt-get install pgbouncer)"
+fi
 pg_stop $S

@@ -32,18 +32,26 @@ defmodule UlidPg do
     end
   end
 
-  def to_bytes(<<_::binary-size(36)>> = uuid), do: uuid |> String.replace("-", "") |> Base.decode16(case: :mixed)
+  def to_bytes(<<a::binary-size(8), ?-, b::binary-size(4), ?-, c::binary-size(4), ?-, d::binary-size(4), ?-, e::binary-size(12)>>),
+    do: Base.decode16(a <> b <> c <> d <> e, case: :mixed)
+
   def to_bytes(<<_::binary-size(32)>> = hex), do: Base.decode16(hex, case: :mixed)
   def to_bytes(_), do: :error
 
-  @doc "a ULID's text from a ULID (any case), a UUID's text or 16 bytes"
-  def cast(<<_::binary-size(16)>> = bytes), do: {:ok, from_bytes(bytes)}
-
+  @doc """
+  a ULID's text from a ULID (any case) or a UUID's text; :error otherwise.
+  What a user gives is text: a 16-byte binary is not taken as raw bytes (a
+  16-character string would be), see `load/1`.
+  """
   def cast(text) when is_binary(text) do
     with {:ok, bytes} <- to_bytes(text), do: {:ok, from_bytes(bytes)}
   end
 
   def cast(_), do: :error
+
+  @doc "a ULID's text from the 16 bytes the database sends, or from text as `cast/1`"
+  def load(<<_::binary-size(16)>> = bytes), do: {:ok, from_bytes(bytes)}
+  def load(value), do: cast(value)
 
   @doc "the UUID text of the same 16 bytes (what id::uuid gives)"
   def to_uuid(ulid) do

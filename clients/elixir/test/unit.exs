@@ -17,4 +17,8 @@ check.("cast: a UUID's text -> the ULID of its bytes", {:ok, known}, UlidPg.cast
 check.("to_uuid: the UUID text of the same bytes", "018eafc1-8435-0cf0-5803-c72d06e78011", UlidPg.to_uuid(known))
 check.("cast refuses I, L, O, U and values above 7ZZZ...", [:error, :error],
        [UlidPg.cast("01HTQW311I1KR5G0Y75M3EF00H"), UlidPg.cast("8ZZZZZZZZZZZZZZZZZZZZZZZZZ")])
+# issue 43 (F8): any 16-byte binary was taken as raw bytes, so a 16-character input was a ULID
+check.("cast refuses a 16-byte binary (\"ABCDEFGHIJKLMNOP\") and a UUID's text with misplaced hyphens", [:error, :error],
+       [UlidPg.cast("ABCDEFGHIJKLMNOP"), UlidPg.cast("018eafc18-435-0cf0-5803-c72d06e78011")])
+check.("load: the 16 bytes from the database -> the ULID text", {:ok, known}, UlidPg.load(bytes))
 check.("the largest ULID", "7ZZZZZZZZZZZZZZZZZZZZZZZZZ", UlidPg.from_bytes(:binary.copy(<<255>>, 16)))

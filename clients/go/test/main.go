@@ -4,16 +4,19 @@
 // with their exact errors), then with it.  Prints ok / not ok lines.
 //
 //	test PORT DATABASE
+//	test PGBOUNCER_PORT DATABASE pgbouncer   (behind pgbouncer, transaction mode)
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgconn"
@@ -51,8 +54,96 @@ var ulidRe = regexp.MustCompile(`^[0-9A-HJKMNP-TV-Z]{26}$`)
 const known = "01HTQW311N1KR5G0Y75M3EF00H"
 const knownUUID = "018eafc1-8435-0cf0-5803-c72d06e78011"
 
+// untouched (issue 43): UUIDs ([16]byte, pgtype.UUID, a UUID's text) and
+// strings into uuid, text and varchar columns, bytes into bytea; what each
+// column then holds as text, or the error, so that runs before and after
+// Register compare
+func untouched(ctx context.Context, conn *pgx.Conn) []string {
+	raw := [16]byte{0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x4a, 0x4b, 0x4c, 0x4d, 0x4e, 0x4f, 0x50}
+	cases := []struct {
+		col string
+		val interface{}
+	}{
+		{"u", raw}, {"u", pgtype.UUID{Bytes: raw, Status: pgtype.Present}}, {"u", knownUUID},
+		{"t", raw}, {"t", knownUUID}, {"t", known}, {"v", pgtype.UUID{Bytes: raw, Status: pgtype.Present}},
+		{"v", knownUUID}, {"v", strings.ToLower(known)}, {"b", raw[:]}, {"b", []byte(known)},
+	}
+	var out []string
+	for _, c := range cases {
+		as := c.col + "::text"
+		if c.col == "b" {
+			as = "encode(b, 'hex')"
+		}
+		var got string
+		err := conn.QueryRow(ctx, "INSERT INTO untouched ("+c.col+") VALUES ($1) RETURNING "+as, c.val).Scan(&got)
+		if err != nil {
+			got = "error " + sqlstate(err)
+		}
+		out = append(out, got)
+	}
+	return out
+}
+
+// behindPgbouncer: Register and ulid[] through pgbouncer in transaction
+// mode (two server connections), four connections at once, so that their
+// statements cross server connections
+func behindPgbouncer(ctx context.Context, dsn string) {
+	each := func(desc, extra string, work func(conn *pgx.Conn) error) {
+		var wg sync.WaitGroup
+		got := make([]string, 4)
+		for i := range got {
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				conn, err := pgx.Connect(ctx, dsn+extra)
+				if err == nil {
+					defer conn.Close(ctx)
+					err = work(conn)
+				}
+				got[i] = sqlstate(err)
+			}(i)
+		}
+		wg.Wait()
+		check(desc, []string{"ok", "ok", "ok", "ok"}, got)
+	}
+	// the lookup in Register used pgx's statement cache: "prepared statement
+	// lrupsc_1_0 does not exist" (26000) once it ran on another server connection
+	each("behind pgbouncer, the default statement cache: 4 connections at once, ulidpg.Register x3 each", "",
+		func(conn *pgx.Conn) error {
+			for r := 0; r < 3; r++ {
+				if err := ulidpg.Register(ctx, conn); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	each("behind pgbouncer, statement_cache_capacity=0 (the README): Register, then ulid[] into []string x3", " statement_cache_capacity=0",
+		func(conn *pgx.Conn) error {
+			if err := ulidpg.Register(ctx, conn); err != nil {
+				return err
+			}
+			for r := 0; r < 3; r++ {
+				var ids []string
+				if err := conn.QueryRow(ctx, "SELECT ARRAY[$1::ulid, $2]", known, strings.ToLower(known)).Scan(&ids); err != nil {
+					return err
+				}
+				if !reflect.DeepEqual(ids, []string{known, known}) {
+					return fmt.Errorf("read %v", ids)
+				}
+			}
+			return nil
+		})
+}
+
 func main() {
 	ctx := context.Background()
+	if len(os.Args) > 3 && os.Args[3] == "pgbouncer" {
+		behindPgbouncer(ctx, fmt.Sprintf("host=127.0.0.1 port=%s user=postgres dbname=%s", os.Args[1], os.Args[2]))
+		if failed > 0 {
+			os.Exit(1)
+		}
+		return
+	}
 	conn, err := pgx.Connect(ctx, fmt.Sprintf("host=127.0.0.1 port=%s user=postgres dbname=%s", os.Args[1], os.Args[2]))
 	if err != nil {
 		fmt.Printf("not ok - connect: %v\n", err)
@@ -82,7 +173,12 @@ func main() {
 	err = conn.QueryRow(ctx, "SELECT n FROM x WHERE id = $1", knownUUID).Scan(&n)
 	check("without Register: a UUID string is 22P02", "22P02", sqlstate(err))
 
+	must(conn.Exec(ctx, "CREATE TABLE untouched (u uuid, t text, v varchar, b bytea)"))
+	before := untouched(ctx, conn)
+	check("without Register: UUIDs, strings and bytes into uuid, text, varchar and bytea columns", knownUUID+" "+known,
+		before[2]+" "+before[5])
 	check("ulidpg.Register(ctx, conn)", "ok", sqlstate(ulidpg.Register(ctx, conn)))
+	check("with Register: the same rows and errors (nothing but ulid changes)", before, untouched(ctx, conn))
 
 	// strings
 	err = conn.QueryRow(ctx, "INSERT INTO x (n) VALUES (1) RETURNING id").Scan(&id)
@@ -108,6 +204,8 @@ func main() {
 	var v ulidpg.ULID
 	err = conn.QueryRow(ctx, "SELECT id FROM x WHERE n = 2").Scan(&v)
 	check("a ulidpg.ULID scans and prints", "ok "+known, sqlstate(err)+" "+v.String())
+	js, err := json.Marshal(map[string]interface{}{"id": v})
+	check("json.Marshal of a ulidpg.ULID is its text (issue 43, F5)", `ok {"id":"`+known+`"}`, sqlstate(err)+" "+string(js))
 
 	// ulid[]
 	var ids []string

@@ -96,7 +96,37 @@ function run(name, main) {
 	});
 }
 
+/*
+ * Issue 43: an adapter changes nothing but ulid values.  UNTOUCHED_TABLE's
+ * columns get UUID strings, ULID strings and Buffers; untouched(query) stores
+ * each case with query(sql, [value]) (a promise of rows) and returns what the
+ * column then holds as text, or the error's SQLSTATE, so that a run before
+ * and one after registration compare.
+ */
+const UNTOUCHED_TABLE = 'CREATE TABLE untouched (u uuid, t text, v varchar, b bytea)';
+const UNTOUCHED_CASES = [
+	['u', '41424344-4546-4748-494a-4b4c4d4e4f50'], ['t', KNOWN_UUID], ['v', KNOWN_UUID],
+	['t', KNOWN], ['v', KNOWN.toLowerCase()], ['b', Buffer.from(KNOWN_HEX, 'hex')], ['b', Buffer.from('ABCDEFGHIJKLMNOP')],
+];
+const UNTOUCHED_EXPECTED = ['41424344-4546-4748-494a-4b4c4d4e4f50', KNOWN_UUID, KNOWN_UUID, KNOWN, KNOWN.toLowerCase(),
+	KNOWN_HEX, Buffer.from('ABCDEFGHIJKLMNOP').toString('hex')];
+
+async function untouched(query) {
+	const out = [];
+	for (const [col, value] of UNTOUCHED_CASES) {
+		const as = col === 'b' ? "encode(b, 'hex')" : `${col}::text`;
+		try {
+			const rows = await query(`INSERT INTO untouched (${col}) VALUES ($1) RETURNING ${as} AS x`, [value]);
+			out.push(rows[0].x);
+		} catch (e) {
+			out.push(`error ${driverError(e).code || e.name}`);
+		}
+	}
+	return out;
+}
+
 module.exports = {
 	KNOWN, KNOWN_HEX, KNOWN_UUID, ULID_TEXT, connection,
 	check, checkEqual, expect, errorOf, expectError, run,
+	UNTOUCHED_TABLE, UNTOUCHED_EXPECTED, untouched,
 };

@@ -15,6 +15,7 @@ const { pipeline } = require('node:stream/promises');
 const { Readable, Writable } = require('node:stream');
 const {
 	KNOWN, KNOWN_HEX, KNOWN_UUID, ULID_TEXT, connection, check, checkEqual, errorOf, expect, expectError, run,
+	UNTOUCHED_TABLE, UNTOUCHED_EXPECTED, untouched,
 } = require('./check');
 
 /* COPY ... TO STDOUT as one Buffer */
@@ -99,8 +100,11 @@ async function main() {
 	checkEqual('a uuid parameter cast explicitly ($1::uuid::ulid)', KNOWN, r.rows[0].id);
 	r = await client.query('SELECT $1::ulid::uuid AS u', [KNOWN]);
 	checkEqual('a ulid read as uuid ($1::ulid::uuid)', KNOWN_UUID, r.rows[0].u);
-	let e = await errorOf(client.query('INSERT INTO items (id) VALUES ($1::uuid)', [KNOWN_UUID]));
-	checkEqual('a uuid is not assigned to a ulid column without the cast (42804)', '42804', e && e.code);
+	await expect('a value typed uuid is stored into a ulid column: the assignment cast (1.3)', [{ id: '01HTQW311N1KR5G0Y75M3EF00Z' }],
+		client.query('INSERT INTO items (id, n) VALUES ($1::uuid, -1) RETURNING id', ['018eafc1-8435-0cf0-5803-c72d06e7801f'])
+			.then((q) => q.rows));
+	await client.query('DELETE FROM items WHERE n = -1');
+	let e;
 
 	await expect('WHERE id = $1::uuid with a UUID string (the ulid = uuid operator)', [{ n: 1 }],
 		client.query('SELECT n FROM items WHERE id = $1::uuid', [KNOWN_UUID]).then((q) => q.rows));
@@ -121,7 +125,18 @@ async function main() {
 	const agg = 'SELECT array_agg(id ORDER BY id) AS a FROM items WHERE n IN (100, 101)';
 	await expect('array_agg(id) is the string {...} before registerUlid (the gap)', `{${ids[0]},${ids[1]}}`,
 		client.query(agg).then((q) => q.rows[0].a));
+	await client.query(UNTOUCHED_TABLE);
+	const store = (sql, values) => client.query(sql, values).then((q) => q.rows);
+	await expect('without registerUlid: UUID and ULID strings and Buffers into uuid, text, varchar and bytea columns',
+		UNTOUCHED_EXPECTED, untouched(store));
+	const other = new Client(connection);
+	await other.connect();
 	const reg = await registerUlid(client);
+	await expect('with registerUlid(client): the same rows (nothing but ulid changes)', UNTOUCHED_EXPECTED, untouched(store));
+	/* issue 43 (F4): it used to set the parser on the process-wide pg.types */
+	await expect('... and another Client of the process is unchanged (ulid[] still the string {...})', `{${ids[0]},${ids[1]}}`,
+		other.query(agg).then((q) => q.rows[0].a));
+	await other.end();
 	checkEqual('registerUlid(client) finds ulid and ulid[] of this database', [ulidOid, true],
 		[reg.oid, reg.arrayOid > 16383]);
 	await expect('... then array_agg(id) is an array of strings', ids.slice(0, 2), client.query(agg).then((q) => q.rows[0].a));

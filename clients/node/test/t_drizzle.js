@@ -5,8 +5,7 @@ const { Pool } = require('pg');
 const { drizzle } = require('drizzle-orm/node-postgres');
 const { integer, pgTable } = require('drizzle-orm/pg-core');
 const { arrayContains, asc, eq, inArray, lt, sql } = require('drizzle-orm');
-const { registerUlid } = require('ulid-pg');
-const { ulid } = require('ulid-pg/drizzle');
+const { ulid, placeholder } = require('ulid-pg/drizzle');
 const { KNOWN, KNOWN_UUID, ULID_TEXT, connection, check, expect, run } = require('./check');
 
 const items = pgTable('items', {
@@ -21,7 +20,7 @@ async function main() {
 	const db = drizzle(pool);
 	/* the DDL drizzle-kit generates for this table */
 	await db.execute(sql`CREATE TABLE items ("id" ulid PRIMARY KEY DEFAULT gen_ulid() NOT NULL, "n" integer, "tags" ulid[])`);
-	await registerUlid(pool);
+	/* Drizzle parses ulid[] itself: no registerUlid */
 
 	const [first] = await db.insert(items).values({ n: 1 }).returning();
 	check('insert().returning() gives the DEFAULT id as a string', ULID_TEXT.test(first.id) && first.n === 1, first);
@@ -45,6 +44,11 @@ async function main() {
 		t instanceof Date && Math.abs(Date.now() - t.getTime()) < 60000, t);
 	const byId = db.select({ n: items.n }).from(items).where(eq(items.id, sql.placeholder('id'))).prepare('by_id');
 	await expect('a prepared statement with sql.placeholder', [{ n: 100 }], byId.execute({ id: KNOWN }));
+	/* issue 43 (F7): sql.placeholder values skip the column type (22P02 for a UUID string) */
+	const byAny = db.select({ n: items.n }).from(items).where(eq(items.id, placeholder('id'))).prepare('by_any');
+	await expect("a prepared statement with placeholder('id') from ulid-pg/drizzle: a UUID string", [{ n: 100 }],
+		byAny.execute({ id: KNOWN_UUID }));
+	await expect('... a lower-case ULID', [{ n: 100 }], byAny.execute({ id: KNOWN.toLowerCase() }));
 	await expect('where(eq(items.id, UUID string)): the column type takes it as its ULID', [{ n: 100 }],
 		db.select({ n: items.n }).from(items).where(eq(items.id, KNOWN_UUID)));
 	const [u] = await db.insert(items).values({ id: '018eafc1-8435-0cf0-5803-c72d06e78014', n: 101 }).returning({ id: items.id });

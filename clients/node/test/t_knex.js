@@ -2,7 +2,10 @@
 'use strict';
 
 const Knex = require('knex');
-const { KNOWN, KNOWN_UUID, ULID_TEXT, connection, check, expect, expectError, run } = require('./check');
+const { registerUlid } = require('ulid-pg');
+const {
+	KNOWN, KNOWN_UUID, ULID_TEXT, connection, check, expect, expectError, run, UNTOUCHED_TABLE, UNTOUCHED_EXPECTED, untouched,
+} = require('./check');
 
 async function main() {
 	/* one connection: ids are strictly increasing within a session (gen_ulid) */
@@ -43,6 +46,25 @@ async function main() {
 		knex('items').where({ id: KNOWN_UUID }), /HINT:.*::uuid::ulid.*ulid_parse/);
 	await expect('... knex.raw("ulid_parse(?)") takes it', [{ n: 100 }],
 		knex('items').select('n').where('id', knex.raw('ulid_parse(?)', [KNOWN_UUID])));
+
+	/* issue 43 (F4): ulid[] as arrays with registerUlid(knex) (a TypeError before), parameters untouched */
+	await knex.raw('ALTER TABLE items ADD tags ulid[]');
+	await knex('items').where({ id: KNOWN }).update({ tags: [ids[0], ids[1]] });
+	await expect('without registerUlid, a ulid[] column is the string {...}', `{${ids[0]},${ids[1]}}`,
+		knex('items').first('tags').where({ id: KNOWN }).then((r) => r.tags));
+	await knex.raw(UNTOUCHED_TABLE);
+	const store = (sql, values) => knex.raw(sql.replace('$1', '?'), values).then((r) => r.rows);
+	await expect('without registerUlid: UUID and ULID strings and Buffers into uuid, text, varchar and bytea columns',
+		UNTOUCHED_EXPECTED, untouched(store));
+	await registerUlid(knex);
+	await expect('registerUlid(knex): a ulid[] column reads as an array', [ids[0], ids[1]],
+		knex('items').first('tags').where({ id: KNOWN }).then((r) => r.tags));
+	await expect('... and the same rows as without it', UNTOUCHED_EXPECTED, untouched(store));
+	await expect('... also on a connection opened after it', [ids[0], ids[1]], (async () => {
+		await knex.destroy();
+		knex.initialize();
+		return knex('items').first('tags').where({ id: KNOWN }).then((r) => r.tags);
+	})());
 	await expect('columnInfo() reports the column as USER-DEFINED', 'USER-DEFINED', knex('items').columnInfo('id').then((c) => c.type));
 	await knex.destroy();
 }

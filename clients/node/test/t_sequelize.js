@@ -2,7 +2,10 @@
 'use strict';
 
 const { DataTypes, Op, Sequelize } = require('sequelize');
-const { KNOWN, KNOWN_UUID, ULID_TEXT, connection, check, expect, expectError, run } = require('./check');
+const { registerUlid } = require('ulid-pg');
+const {
+	KNOWN, KNOWN_UUID, ULID_TEXT, connection, check, expect, expectError, run, UNTOUCHED_TABLE, UNTOUCHED_EXPECTED, untouched,
+} = require('./check');
 
 async function main() {
 	const s = new Sequelize(connection.database, connection.user, null, {
@@ -44,6 +47,22 @@ async function main() {
 		Item.findOne({ where: s.where(s.col('id'), s.cast(KNOWN_UUID, 'uuid')) }).then((r) => r && r.n));
 	await expectError('a UUID-shaped string is 22P02, with a hint naming ::uuid::ulid and ulid_parse', '22P02',
 		Item.findByPk(KNOWN_UUID), /HINT:.*::uuid::ulid.*ulid_parse/);
+
+	/* issue 43 (F4): ulid[] as arrays with registerUlid(sequelize) (a TypeError before), parameters untouched */
+	await s.query('CREATE TABLE tagged (id ulid PRIMARY KEY, tags ulid[])');
+	const Tagged = s.define('Tagged', { id: { type: 'ulid', primaryKey: true }, tags: { type: 'ulid[]' } },
+		{ tableName: 'tagged', timestamps: false });
+	await Tagged.create({ id: KNOWN, tags: [ids[0], ids[1]] });
+	await expect('without registerUlid, a ulid[] column is the string {...}', `{${ids[0]},${ids[1]}}`,
+		Tagged.findByPk(KNOWN).then((r) => r.tags));
+	await s.query(UNTOUCHED_TABLE);
+	const store = (sql, values) => s.query(sql, { bind: values, type: 'SELECT' });
+	await expect('without registerUlid: UUID and ULID strings and Buffers into uuid, text, varchar and bytea columns',
+		UNTOUCHED_EXPECTED, untouched(store));
+	await registerUlid(s);
+	await expect('registerUlid(sequelize): a ulid[] column reads as an array', [ids[0], ids[1]],
+		Tagged.findByPk(KNOWN).then((r) => r.tags));
+	await expect('... and the same rows as without it', UNTOUCHED_EXPECTED, untouched(store));
 
 	await s.sync({ alter: true });
 	await expect('sync({ alter: true }) keeps the ulid columns and their defaults', expected, s.query(columns, { type: 'SELECT' }));

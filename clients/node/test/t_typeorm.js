@@ -7,7 +7,9 @@
 
 const { DataSource, EntitySchema, In } = require('typeorm');
 const { withUlid } = require('ulid-pg/typeorm');
-const { KNOWN, KNOWN_UUID, ULID_TEXT, connection, check, expect, expectError, run } = require('./check');
+const {
+	KNOWN, KNOWN_UUID, ULID_TEXT, connection, check, expect, expectError, run, UNTOUCHED_TABLE, UNTOUCHED_EXPECTED, untouched,
+} = require('./check');
 
 const Item = new EntitySchema({
 	name: 'Item',
@@ -76,6 +78,20 @@ async function main() {
 		items.createQueryBuilder('i').where('i.id = CAST(:id AS uuid)', { id: KNOWN_UUID }).getOne().then((r) => r && r.n));
 	await expectError('a UUID-shaped string is 22P02, with a hint naming ::uuid::ulid and ulid_parse', '22P02',
 		items.findOneBy({ id: KNOWN_UUID }), /HINT:.*::uuid::ulid.*ulid_parse/);
+
+	/* issue 43 (F4): withUlid's initialize() registers ulid[] on this DataSource's pool only */
+	await ds.query('CREATE TABLE tagged (id ulid PRIMARY KEY, tags ulid[])');
+	await ds.query('INSERT INTO tagged VALUES ($1, $2)', [KNOWN, [ids[0], ids[1]]]);
+	await expect('withUlid: after initialize(), a ulid[] column reads as an array', [ids[0], ids[1]],
+		ds.query('SELECT tags FROM tagged').then((r) => r[0].tags));
+	const bare = await new DataSource({ type: 'postgres', ...connection, username: connection.user }).initialize();
+	await bare.query(UNTOUCHED_TABLE);
+	await expect('another DataSource without withUlid: ulid[] is still the string {...}', `{${ids[0]},${ids[1]}}`,
+		bare.query('SELECT tags FROM tagged').then((r) => r[0].tags));
+	await expect('... UUID and ULID strings and Buffers into uuid, text, varchar and bytea columns', UNTOUCHED_EXPECTED,
+		untouched((sql, values) => bare.query(sql, values)));
+	await bare.destroy();
+	await expect('with withUlid: the same rows', UNTOUCHED_EXPECTED, untouched((sql, values) => ds.query(sql, values)));
 	await ds.destroy();
 
 	/* a second start: synchronize finds nothing to change and keeps the rows */

@@ -7,7 +7,8 @@ import uuid
 import asyncpg
 
 from ulid_pg.asyncpg import register_ulid
-from ulidtest import DBNAME, HOST, KNOWN, KNOWN_UUID, PORT, ULID_TEXT, USER, Checks
+from ulidtest import (DBNAME, HOST, KNOWN, KNOWN_UUID, PORT, ULID_TEXT, UNTOUCHED_EXPECTED, UNTOUCHED_TABLE, USER, Checks,
+                      sqlstate_of, untouched_cases, untouched_sql)
 
 
 async def run(t):
@@ -35,7 +36,21 @@ async def run(t):
                        conn.fetchval('SELECT n FROM items WHERE id = $1', uuid.UUID(KNOWN_UUID)))
     await expect_error('... and binary COPY of ulid fails', asyncpg.exceptions.InternalClientError,
                        conn.copy_records_to_table('items', records=[(KNOWN, 1)], columns=['id', 'n']))
+    await conn.execute(UNTOUCHED_TABLE)
+
+    async def untouched():
+        out = []
+        for col, value in untouched_cases():
+            try:
+                out.append(await conn.fetchval(untouched_sql(col).replace('%s', '$1'), value))
+            except Exception as e:
+                out.append(f'error {sqlstate_of(e) or type(e).__name__}')
+        return out
+    before = await untouched()
+    t.ok('without register_ulid: UUIDs into a uuid column, strings into text and varchar, bytes into bytea',
+         before[:3] == UNTOUCHED_EXPECTED[:3] and before[9:] == UNTOUCHED_EXPECTED[9:], repr(before))
     await register_ulid(conn)
+    await expect('with register_ulid: the same rows and errors for every case (nothing but ulid changes)', before, untouched())
 
     ids = [await conn.fetchval('INSERT INTO items (n) VALUES ($1) RETURNING id', n) for n in range(1, 6)]
     t.ok('INSERT ... RETURNING id gives the DEFAULT gen_ulid() id as a str',
@@ -56,6 +71,7 @@ async def run(t):
     u = uuid.UUID(KNOWN_UUID)
     await expect('INSERT of a uuid.UUID into the ulid column, no cast', KNOWN,
                  conn.fetchval('INSERT INTO items (id, n) VALUES ($1, 100) RETURNING id', u))
+    await expect("WHERE id = $1 with a UUID's text", 100, conn.fetchval('SELECT n FROM items WHERE id = $1', KNOWN_UUID))
     await expect('WHERE id = $1 with a uuid.UUID', 100, conn.fetchval('SELECT n FROM items WHERE id = $1', u))
 
     # bulk: binary COPY

@@ -8,7 +8,8 @@ import psycopg2.extras
 
 import ulid_pg
 from ulid_pg.psycopg2 import register_ulid
-from ulidtest import DSN, KNOWN, KNOWN_UUID, ULID_TEXT, Checks
+from ulidtest import (DSN, KNOWN, KNOWN_UUID, ULID_TEXT, UNTOUCHED_EXPECTED, UNTOUCHED_TABLE, Checks, untouched_rows,
+                      untouched_sql)
 
 
 def main(t):
@@ -24,8 +25,24 @@ def main(t):
     # before the registration: ulid[] is the string {...}
     t.expect('without register_ulid, a ulid[] result is the string {...} (the gap)', '{%s}' % KNOWN,
              lambda: one('SELECT ARRAY[%s]::ulid[]', (KNOWN,)))
+    cur.execute(UNTOUCHED_TABLE)
+
+    def store(col, value):
+        return one(untouched_sql(col), (value,))
+    # without psycopg2.extras.register_uuid(), psycopg2 cannot adapt a uuid.UUID
+    no_uuid = ['error ProgrammingError'] * 2 + UNTOUCHED_EXPECTED[2:3]
+    expected = no_uuid * 3 + UNTOUCHED_EXPECTED[9:]
+    t.expect('without register_ulid: UUIDs, strings and bytes into uuid, text, varchar and bytea columns',
+             expected, lambda: untouched_rows(store))
+    other = psycopg2.connect(DSN)
     t.expect('register_ulid(conn) finds the OIDs of ulid and ulid[] of this database', True,
              lambda: all(o > 16383 for o in register_ulid(conn)))
+    # issue 43 (F3): it used to call psycopg2.extras.register_uuid(), for the whole process
+    t.expect('with register_ulid: the same rows (a uuid.UUID is still not adapted)', expected,
+             lambda: untouched_rows(store))
+    t.expect('... and another connection still reads a uuid as a str', str,
+             lambda: (lambda c: (c.execute('SELECT %s::uuid', (KNOWN_UUID,)), type(c.fetchone()[0]))[1])(other.cursor()))
+    other.close()
 
     ids = [one('INSERT INTO items (n) VALUES (%s) RETURNING id', (n,)) for n in range(1, 6)]
     t.ok('INSERT ... RETURNING id gives the DEFAULT gen_ulid() id as a 26-character str',
@@ -47,7 +64,8 @@ def main(t):
     t.expect('array_agg(id) is a list of str', ids[:2],
              lambda: one('SELECT array_agg(id ORDER BY id) FROM items WHERE id = ANY(%s::ulid[])', (ids[:2],)))
 
-    # uuid.UUID
+    # uuid.UUID: psycopg2 adapts it after the application's register_uuid() (process-wide)
+    psycopg2.extras.register_uuid()
     u = uuid.UUID('018eafc1-8435-0cf0-5803-c72d06e78012')
     t.expect('INSERT of ulid_pg.to_ulid(uuid.UUID) stores it (no cast)', '01HTQW311N1KR5G0Y75M3EF00J',
              lambda: one('INSERT INTO items (id, n) VALUES (%s, 101) RETURNING id', (ulid_pg.to_ulid(u),)))
@@ -55,8 +73,9 @@ def main(t):
              lambda: one('SELECT n FROM items WHERE id = %s', (u,)))
     t.expect('ulid_pg.to_uuid(id) is the uuid.UUID of id::uuid', one('SELECT id::uuid FROM items WHERE n = 101'),
              lambda: ulid_pg.to_uuid('01HTQW311N1KR5G0Y75M3EF00J'))
-    t.expect_error('a uuid.UUID is still not stored into a ulid column without a cast (42804)', '42804',
-                   lambda: cur.execute('INSERT INTO items (id) VALUES (%s)', (uuid.uuid4(),)))
+    t.expect("with the application's own register_uuid(), a uuid.UUID ('...'::uuid) is stored: the assignment cast (1.3)",
+             '01HTQW311N1KR5G0Y75M3EF00K', lambda: one('INSERT INTO items (id, n) VALUES (%s, 102) RETURNING id',
+                                                      (uuid.UUID('018eafc1-8435-0cf0-5803-c72d06e78013'),)))
 
     # bulk: execute_values and COPY (text and binary)
     t.expect('execute_values inserts many rows, RETURNING their ids', 20, lambda: len(psycopg2.extras.execute_values(

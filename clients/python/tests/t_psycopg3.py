@@ -6,7 +6,8 @@ import uuid
 import psycopg
 
 from ulid_pg.psycopg import register_ulid
-from ulidtest import DSN, KNOWN, KNOWN_HEX, KNOWN_UUID, ULID_TEXT, Checks
+from ulidtest import (DSN, KNOWN, KNOWN_HEX, KNOWN_UUID, ULID_TEXT, UNTOUCHED_EXPECTED, UNTOUCHED_TABLE, Checks,
+                      untouched_rows, untouched_sql)
 
 
 def main(t):
@@ -26,12 +27,25 @@ def main(t):
              lambda: one('SELECT ARRAY[%s]::ulid[]', (KNOWN,)))
     t.expect('... a binary cursor returns the raw 16 bytes', bytes.fromhex(KNOWN_HEX),
              lambda: one('SELECT %s::ulid', (KNOWN,), binary=True))
-    t.expect_error('... and a uuid.UUID is not stored into a ulid column (42804)', '42804',
-                   lambda: conn.execute('INSERT INTO items (id) VALUES (%s)', (uuid.uuid4(),)))
+    t.expect('... and a uuid.UUID (typed uuid) is stored into a ulid column: the server\'s assignment cast (1.3)',
+             '01HTQW311N1KR5G0Y75M3EF00Z', lambda: one('INSERT INTO items (id, n) VALUES (%s, -1) RETURNING id',
+                                                      (uuid.UUID('018eafc1-8435-0cf0-5803-c72d06e7801f'),)))
+    conn.execute(UNTOUCHED_TABLE)
+
+    def store(col, value):
+        return one(untouched_sql(col), (value,))
+    t.expect('without register_ulid: UUIDs, strings and bytes into uuid, text, varchar and bytea columns',
+             UNTOUCHED_EXPECTED, lambda: untouched_rows(store))
     info = register_ulid(conn)
     t.ok('register_ulid(conn) finds the OID of this database', info.oid > 16383 and info.array_oid > 16383,
          f'{info.oid} {info.array_oid}')
 
+    # issue 43 (F1): the registration used to send every uuid.UUID as 16 untyped bytes, so a
+    # varchar got 'ABCDEFGHIJKLMNOP' and most random UUIDs failed with 22021
+    t.expect('with register_ulid: the same rows, in text and binary (nothing but ulid changes)',
+             [UNTOUCHED_EXPECTED] * 2, lambda: [untouched_rows(store), untouched_rows(
+                 lambda col, value: one(untouched_sql(col), (value,), binary=True))])
+    conn.execute('DELETE FROM items')
     ids = [one('INSERT INTO items (n) VALUES (%s) RETURNING id', (n,)) for n in range(1, 6)]
     t.ok('INSERT ... RETURNING id gives the DEFAULT gen_ulid() id as a str',
          all(isinstance(i, str) and ULID_TEXT.match(i) for i in ids), repr(ids))
@@ -52,12 +66,14 @@ def main(t):
     t.expect('... also in binary', ids[:2], lambda: one('SELECT tags FROM items WHERE id = %s', (ids[0],), binary=True))
     t.expect('id = ANY(%s) with a list of str', 2, lambda: one('SELECT count(*) FROM items WHERE id = ANY(%s)', (ids[:2],)))
 
-    # uuid.UUID: sent untyped in binary, the server reads it as the ulid or uuid the query needs
+    # uuid.UUID: psycopg's typed uuid, stored by the assignment cast, compared by ulid = uuid
     u = uuid.UUID(KNOWN_UUID)
     t.expect('INSERT of a uuid.UUID into the ulid column, no cast', KNOWN,
              lambda: one('INSERT INTO items (id, n) VALUES (%s, 100) RETURNING id', (u,)))
     t.expect('WHERE id = %s with a uuid.UUID', 100, lambda: one('SELECT n FROM items WHERE id = %s', (u,)))
     t.expect('id::uuid reads back the same uuid.UUID', u, lambda: one('SELECT id::uuid FROM items WHERE n = 100'))
+    t.expect('a list of uuid.UUID (uuid[]) stores into a ulid[] column', [KNOWN],
+             lambda: one('UPDATE items SET tags = %s WHERE n = 100 RETURNING tags', ([u],)))
     conn.execute('CREATE TABLE uuids (u uuid)')
     t.expect('... and a uuid.UUID still stores into and compares with a uuid column', (u, 1), lambda: (
         one('INSERT INTO uuids VALUES (%s) RETURNING u', (u,)), one('SELECT count(*) FROM uuids WHERE u = %s', (u,))))
@@ -84,6 +100,13 @@ def main(t):
             for row in rows:
                 cp.write_row(row)
     t.expect('COPY ... FROM STDIN (FORMAT binary) writes them back', ids, lambda: column('SELECT id FROM copied ORDER BY id'))
+    with conn.cursor() as cur:
+        with cur.copy('COPY copied (id, n) FROM STDIN (FORMAT binary)') as cp:
+            cp.set_types(['ulid', 'int4'])
+            cp.write_row((uuid.UUID(KNOWN_UUID), 8))
+            cp.write_row((KNOWN_UUID, 9))
+    t.expect('... also a uuid.UUID and a UUID\'s text (a uuid.UUID was a TypeError)', [KNOWN, KNOWN],
+             lambda: column('SELECT id FROM copied WHERE n IN (8, 9) ORDER BY n'))
     with conn.cursor() as cur:
         with cur.copy('COPY copied (id, n) FROM STDIN') as cp:
             cp.write_row((KNOWN.lower(), 7))

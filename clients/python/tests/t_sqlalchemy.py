@@ -5,13 +5,15 @@ import datetime
 import uuid
 import warnings
 
-from sqlalchemy import Column, ForeignKey, Integer, MetaData, String, Table, create_engine, func, insert, inspect, select, text
+from sqlalchemy import (Column, ForeignKey, Integer, LargeBinary, MetaData, String, Table, Text, create_engine, func, insert, inspect,
+                        select, text)
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session, declarative_base, relationship
 
+import ulid_pg
 from ulid_pg.sqlalchemy import ULID, register_ulid
-from ulidtest import DBNAME, HOST, KNOWN, KNOWN_UUID, PORT, ULID_TEXT, USER, Checks
+from ulidtest import DBNAME, HOST, KNOWN, KNOWN_UUID, PORT, ULID_TEXT, USER, Checks, untouched_rows
 
 Base = declarative_base()
 
@@ -48,10 +50,27 @@ class WrongUuid(Base):
     id = Column(postgresql.UUID(as_uuid=True), primary_key=True, server_default=text('gen_ulid()'))
 
 
+Untouched = Table('untouched', MetaData(), Column('u', postgresql.UUID(as_uuid=True)), Column('t', Text),
+                  Column('v', String), Column('b', LargeBinary))
+
+
+def untouched(engine):
+    """issue 43: the same rows through typed columns that are not ULID"""
+    def store(col, value):
+        with engine.begin() as c:
+            return repr(c.execute(insert(Untouched).values({col: value}).returning(Untouched.c[col])).scalar())
+    return untouched_rows(store)
+
+
 def main(t):
     url = f'postgresql+psycopg2://{USER}@{HOST}:{PORT}/{DBNAME}'
     plain = create_engine(url, future=True)
     Base.metadata.create_all(plain)
+    Untouched.create(plain)
+    before = untouched(plain)
+    t.ok('without register_ulid(engine): UUID, Text, String and LargeBinary columns take their values',
+         before[:3] == [repr(uuid.UUID('41424344-4546-4748-494a-4b4c4d4e4f50')), repr(uuid.UUID('c9a646d3-9c61-4cb7-bfcd-ee2522c8f633')),
+                        repr(uuid.UUID(KNOWN_UUID))] and before[-4:-2] == [repr(KNOWN), repr(KNOWN.lower())], repr(before))
     with Session(plain) as s:
         s.add(Item(id=KNOWN, n=100, tags=[KNOWN]))
         s.commit()
@@ -60,6 +79,8 @@ def main(t):
     plain.dispose()
     engine = create_engine(url, future=True)
     register_ulid(engine)
+    # F1/F3: register_ulid(engine) used to turn on psycopg2's register_uuid() for the process
+    t.expect('with register_ulid(engine): the same rows and errors (nothing but ulid changes)', before, lambda: untouched(engine))
     with engine.connect() as c:
         t.expect('create_all makes items.id a ulid column with DEFAULT gen_ulid()', ('ulid', 'gen_ulid()'),
                  lambda: tuple(c.execute(text(
@@ -120,6 +141,17 @@ def main(t):
         t.expect('Item(id=uuid.UUID) is stored (sent as the ULID text)', '01HTQW311N1KR5G0Y75M3EF00J',
                  lambda: s.scalar(select(Item.id).where(Item.n == 101)))
         t.expect('ULID(as_uuid=True) reads uuid.UUID', u, lambda: s.get(UItem, u).id)
+        # F9: the key given as a uuid.UUID, a UUID's text or in lower case is the ULID text at once,
+        # so the session holds one object per row (it used to keep a second identity)
+        given = [Item(id=uuid.UUID('018eafc1-8435-0cf0-5803-c72d06e78020'), n=102),
+                 Item(id='018eafc1-8435-0cf0-5803-c72d06e78021', n=103), Item(id='01htqw311n1kr5g0y75m3ef012', n=104)]
+        t.expect('Item(id=uuid.UUID | UUID text | lower case).id is the ULID text',
+                 ['01HTQW311N1KR5G0Y75M3EF010', '01HTQW311N1KR5G0Y75M3EF011', '01HTQW311N1KR5G0Y75M3EF012'],
+                 lambda: [g.id for g in given])
+        s.add_all(given)
+        s.commit()
+        t.expect('... and session.get(Item, ULID text) is the same object', [True] * 3,
+                 lambda: [s.get(Item, g.id.lower()) is g and s.get(Item, ulid_pg.to_uuid(g.id)) is g for g in given])
         t.expect('insert().values([...]).returning(Item.id): 50 rows, 50 ids', 50, lambda: len(set(s.scalars(
             insert(Item).values([{'n': n} for n in range(300, 350)]).returning(Item.id)).all())))
 

@@ -86,3 +86,46 @@ class Checks:
         except Exception:
             self.ok(f'{self.name} ran to the end', False, traceback.format_exc().replace('\n', ' | '))
         self.finish()
+
+
+# Issue 43: an adapter changes nothing but ulid values.  Each case is
+# (column, value) for the table made by UNTOUCHED_TABLE: UUIDs (one whose
+# bytes are ASCII, one that is not UTF-8), a UUID's text and a ULID's text
+# to uuid, text and varchar columns, and bytes to bytea.
+UNTOUCHED_TABLE = 'CREATE TABLE untouched (u uuid, t text, v varchar, b bytea)'
+_ASCII_UUID = '41424344-4546-4748-494a-4b4c4d4e4f50'
+_RANDOM_UUID = 'c9a646d3-9c61-4cb7-bfcd-ee2522c8f633'
+
+
+def untouched_cases(uuid_class=None):
+    """the cases; uuid_class is the stack's UUID type (None: uuid.UUID)"""
+    import uuid
+    make = uuid_class or uuid.UUID
+    cases = []
+    for col in 'utv':
+        cases += [(col, make(_ASCII_UUID)), (col, make(_RANDOM_UUID)), (col, KNOWN_UUID)]
+    cases += [('t', KNOWN), ('v', KNOWN.lower()), ('b', bytes.fromhex(KNOWN_HEX)), ('b', b'ABCDEFGHIJKLMNOP')]
+    return cases
+
+
+def untouched_rows(store, cases=None):
+    """store(column, value) inserts one value and returns what the column
+    then holds, as text; a case that raises gives its SQLSTATE (or the
+    exception's class), so that errors compare too"""
+    out = []
+    for col, value in cases or untouched_cases():
+        try:
+            out.append(store(col, value))
+        except Exception as e:
+            out.append(f'error {sqlstate_of(e) or type(e).__name__}')
+    return out
+
+
+# what every stack stores without an adapter, for untouched_cases()
+UNTOUCHED_EXPECTED = [_ASCII_UUID, _RANDOM_UUID, KNOWN_UUID] * 3 + [KNOWN, KNOWN.lower(), KNOWN_HEX, b'ABCDEFGHIJKLMNOP'.hex()]
+
+
+def untouched_sql(col):
+    """the INSERT for store(): returns the stored value as text (bytea as hex)"""
+    out = 'encode(b, \'hex\')' if col == 'b' else f'{col}::text'
+    return f'INSERT INTO untouched ({col}) VALUES (%s) RETURNING {out}'

@@ -46,11 +46,14 @@ def to_bytes(s):
 
 
 def to_ulid(value):
-    """a ULID str from a ULID str (any case), a uuid.UUID or 16 bytes"""
+    """the canonical ULID str (uppercase) from a ULID str (any case), a
+    UUID's text (8-4-4-4-12 hex), a uuid.UUID or 16 bytes"""
     if isinstance(value, uuid.UUID):
         return from_bytes(value.bytes)
     if isinstance(value, (bytes, bytearray, memoryview)):
         return from_bytes(bytes(value))
+    if isinstance(value, str) and len(value) == 36 and value.count('-') == 4:
+        return from_bytes(uuid.UUID(value).bytes)
     return from_bytes(to_bytes(value))
 
 
@@ -58,4 +61,4 @@ def to_uuid(value):
     """a uuid.UUID of the same 16 bytes (what id::uuid gives on the server)"""
     if isinstance(value, uuid.UUID):
         return value
-    return uuid.UUID(bytes=to_bytes(value) if isinstance(value, str) else bytes(value))
+    return uuid.UUID(bytes=to_bytes(to_ulid(value)) if isinstance(value, str) else bytes(value))

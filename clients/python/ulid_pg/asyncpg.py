@@ -3,19 +3,19 @@
 
 asyncpg sends ulid as text when it has no codec (str values only).  After
 it, ulid travels as its 16 binary bytes: results and ``ulid[]`` elements are
-ULID strs, and a parameter of a ulid column takes a str (any case), a
-``uuid.UUID`` (stored without a cast) or 16 bytes; binary COPY
+ULID strs, and a parameter of a ulid column takes a str (any case), a UUID's
+text, a ``uuid.UUID`` or 16 bytes; nothing but ulid parameters changes; binary COPY
 (``copy_records_to_table``) works.  ``as_uuid=True`` returns ``uuid.UUID``
 values instead of strs.
 """
-from . import from_bytes, to_bytes
+from . import from_bytes, to_bytes, to_ulid
 
 __all__ = ['register_ulid']
 
 
 def _encode(value):
     if isinstance(value, str):
-        return to_bytes(value)
+        return to_bytes(to_ulid(value))
     if hasattr(value, 'bytes'):  # uuid.UUID
         return value.bytes
     return bytes(value)

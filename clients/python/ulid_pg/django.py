@@ -1,17 +1,22 @@
 """Django: ``ULIDField``, a ulid column whose value, as the primary key, the
 database makes (``DEFAULT gen_ulid()``, read back with ``RETURNING``).
 
-    from ulid_pg.django import ULIDField, set_default
+    from ulid_pg.django import ULIDField
     class Item(models.Model):
         id = ULIDField(primary_key=True)
-    # in the migration, after CreateModel (Django before 5.0 writes no column defaults):
-    set_default("shop_item"),
+
+``makemigrations`` needs no hand edit: a primary key's column type is
+``ulid DEFAULT gen_ulid()`` (as AutoField's is ``serial``), so CreateModel
+and AddField make the default (Django before 5.0 writes no column defaults
+otherwise).  ``set_default("app_model")`` is the operation for a column
+created otherwise (an existing table, ``primary_key`` added later).
 
 For a new object whose key is None the field sends ``DEFAULT``, so
 ``create()``, ``save()`` and ``bulk_create()`` leave the id to the database and
 read it back into every object (a Python-side default would stay on the
 objects ``bulk_create()`` makes, and a later ``save()`` would insert again).
-Values are ULID strs; ``uuid.UUID`` values are taken and stored as ULIDs.
+Values are ULID strs; ``uuid.UUID`` values and UUIDs' text are taken and
+stored as ULIDs.
 Importing this module registers ulid with each new PostgreSQL connection
 (psycopg2 or psycopg 3), so ``ArrayField(ULIDField())`` reads lists.
 """
@@ -37,17 +42,20 @@ class ULIDField(models.Field):
     empty_strings_allowed = False  # a new object's key is None, not ''
 
     def db_type(self, connection):
-        return 'ulid'
+        return 'ulid DEFAULT gen_ulid()' if self.primary_key else 'ulid'
 
     def rel_db_type(self, connection):
         return 'ulid'  # the type of foreign keys to it
+
+    def cast_db_type(self, connection):
+        return 'ulid'
 
     @property
     def db_returning(self):
         return self.primary_key
 
     def to_python(self, value):
-        if isinstance(value, (uuid.UUID, bytes)):
+        if isinstance(value, (uuid.UUID, bytes)) or (isinstance(value, str) and len(value) == 36):
             return to_ulid(value)
         return value
 

@@ -5,22 +5,22 @@ After it:
 
 - ``ulid[]`` results are lists of str (also ``array_agg(id)``);
 - binary results (``conn.cursor(binary=True)``, binary COPY with
-  ``set_types(["ulid", ...])``) are ULID strs, and a str is written to a
-  binary COPY of a ulid column as its 16 bytes;
-- a ``uuid.UUID`` parameter is sent as its 16 bytes with no type, so the
-  server reads it as whatever the query needs: a ``ulid`` (``INSERT`` into a
-  ulid column, no ``::ulid`` cast) or a ``uuid``, as before.
+  ``set_types(["ulid", ...])``) are ULID strs, and a str, a UUID's text or a
+  ``uuid.UUID`` is written to a binary COPY of a ulid column as its 16 bytes.
+
+Nothing else changes: every other parameter (``uuid.UUID``, str, bytes) is
+sent exactly as without it.  A ``uuid.UUID`` is psycopg's typed ``uuid``,
+which the server (1.3+) stores into a ulid column by its assignment cast and
+compares with one.
 
 A str parameter already works with ``%s`` (sent untyped); with ``%b`` it is
 typed ``text`` and ``WHERE id = %b`` is 42883: use ``%s``.
 """
-import uuid
-
 from psycopg.adapt import Dumper, Loader
 from psycopg.pq import Format
 from psycopg.types import TypeInfo
 
-from . import from_bytes, to_bytes
+from . import from_bytes, to_bytes, to_ulid
 
 __all__ = ['register_ulid']
 
@@ -36,17 +36,7 @@ class UlidBinaryDumper(Dumper):
     format = Format.BINARY
 
     def dump(self, obj):
-        return to_bytes(obj)
-
-
-class UuidAnyDumper(Dumper):
-    """a uuid.UUID as 16 binary bytes of no declared type: the server types
-    the parameter (ulid and uuid share their binary form)"""
-    format = Format.BINARY
-    oid = 0
-
-    def dump(self, obj):
-        return obj.bytes
+        return to_bytes(to_ulid(obj))  # a str (any case), a UUID's text, a uuid.UUID or 16 bytes
 
 
 def register_ulid(context, name='ulid'):
@@ -59,6 +49,6 @@ def register_ulid(context, name='ulid'):
     info.register(context)
     adapters = context.adapters
     adapters.register_loader(info.oid, UlidBinaryLoader)
+    # by OID only (COPY's set_types): no Python class changes its dumper
     adapters.register_dumper(None, type('UlidBinaryDumper', (UlidBinaryDumper,), {'oid': info.oid}))
-    adapters.register_dumper(uuid.UUID, UuidAnyDumper)  # the class: a name loses to a used class
     return info

@@ -2,14 +2,15 @@
 for every connection to databases where ulid has the same OID).
 
 After it, ``ulid[]`` results (columns, ``array_agg(id)``) are lists of str
-instead of the string ``{...}``, and ``uuid.UUID`` parameters are adapted
-(``psycopg2.extras.register_uuid``).  A str parameter works as it is (psycopg2
-sends literals untyped).  psycopg2 writes a ``uuid.UUID`` as ``'...'::uuid``,
-which compares with a ulid column but is not stored into one without
-``%s::ulid``: pass ``ulid_pg.to_ulid(u)`` to store it as a ULID str.
+instead of the string ``{...}``; nothing else changes (it registers a
+typecaster on this connection only, and no adapter: psycopg2's adapters are
+process-wide).  A str parameter works as it is (psycopg2 sends literals
+untyped).  psycopg2 adapts ``uuid.UUID`` only after your own
+``psycopg2.extras.register_uuid()`` (a process-wide choice); it then writes
+``'...'::uuid``, which the server (1.3+) stores into a ulid column and
+compares with one.
 """
 import psycopg2.extensions
-import psycopg2.extras
 
 __all__ = ['register_ulid']
 
@@ -26,5 +27,4 @@ def register_ulid(conn_or_curs, globally=False, name='ulid'):
     scope = None if globally else conn_or_curs
     psycopg2.extensions.register_type(
         psycopg2.extensions.new_array_type((array_oid,), 'ULID[]', psycopg2.STRING), scope)
-    psycopg2.extras.register_uuid()
     return oid, array_oid

@@ -6,16 +6,20 @@
     tags = Column(ARRAY(ULID))
 
 Values are ULID strs (``ULID(as_uuid=True)``: ``uuid.UUID``); a parameter may
-be a str (any case), a ``uuid.UUID`` or 16 bytes: all are sent as the ULID
-text, so storing a ``uuid.UUID`` into a ulid column needs no cast.  Importing
+be a str (any case), a UUID's text, a ``uuid.UUID`` or 16 bytes: all are sent
+as the ULID text.  A value set on a mapped ``ULID`` attribute becomes the
+canonical form at once (uppercase ULID text, or ``uuid.UUID``), so one row is
+one identity in the session whatever form the key was given in.  Importing
 this module registers ``ulid`` for reflection (no "Did not recognize type
-'ulid'" warning).
+'ulid'" warning).  ``register_ulid(engine)`` changes nothing but ulid values:
+other columns' parameters are sent as without it.
 
 Without ``register_ulid(engine)`` the driver hands SQLAlchemy the string
 ``{...}`` for a ``ulid[]`` it does not know, and ``ARRAY(ULID)`` turns it into
 a list of single characters without an error.
 """
 from sqlalchemy import event
+from sqlalchemy.orm import Mapper
 from sqlalchemy.dialects.postgresql.base import ischema_names
 from sqlalchemy.types import UserDefinedType
 
@@ -54,6 +58,20 @@ class ULID(UserDefinedType):
 
 
 ischema_names['ulid'] = ULID
+
+
+@event.listens_for(Mapper, 'mapper_configured')
+def _canonical_keys(mapper, class_):
+    """a value set on a ULID attribute (constructor, assignment) becomes its
+    canonical form, which is the identity key the row will have"""
+    for prop in mapper.column_attrs:
+        types = [c.type for c in prop.columns if isinstance(getattr(c, 'type', None), ULID)]
+        if types:
+            convert = to_uuid if types[0].as_uuid else to_ulid
+
+            def canonical(target, value, oldvalue, initiator, convert=convert):
+                return None if value is None else convert(value)
+            event.listen(prop.class_attribute, 'set', canonical, retval=True)
 
 
 def register_ulid(engine):

@@ -31,6 +31,15 @@ module UlidPg
     (0..25).map { |i| ALPHABET[(n >> (5 * (25 - i))) & 31] }.join
   end
 
+  # the canonical ULID text (uppercase) of a ULID (any case) or a UUID string;
+  # anything else as it is
+  def canonical(value)
+    return from_uuid(value) if uuid?(value)
+    return value.upcase if ulid?(value)
+
+    value
+  end
+
   # a ULID (any case) -> the UUID string of the same 16 bytes
   def to_uuid(ulid)
     raise ArgumentError, "not a ULID: #{ulid.inspect}" unless ulid?(ulid)

@@ -101,6 +101,31 @@ check "includes (eager load by ulid keys)", 2, Item.includes(:parts).find(a.id).
 check "joins + where on the ulid key", 2, Part.joins(:item).where(items: { id: a.id }).count
 check "pluck(ulid_time(id)) is a Time", Time, Item.where(id: a.id).pluck(Arel.sql("ulid_time(id)")).first.class
 
+# issue 43: uuid, text, string and binary columns, without the gem and with it
+conn.create_table(:legacy) do |t|
+  t.uuid :u
+  t.text :t
+  t.string :v
+  t.binary :b
+end
+
+class Legacy < ActiveRecord::Base
+  self.table_name = "legacy"
+end
+UNTOUCHED = [[:u, "41424344-4546-4748-494a-4b4c4d4e4f50"], [:u, "{018eafc1-8435-0cf0-5803-c72d06e78011}"],
+             [:t, "018eafc1-8435-0cf0-5803-c72d06e78011"], [:t, "01htqw311n1kr5g0y75m3ef00h"],
+             [:v, "018eafc1-8435-0cf0-5803-c72d06e78011"], [:v, "01htqw311n1kr5g0y75m3ef00h"],
+             [:b, "\x01\x8e".b], [:b, "ABCDEFGHIJKLMNOP"]].freeze
+def untouched
+  UNTOUCHED.map do |col, value|
+    id = Legacy.create!(col => value).id
+    [Legacy.find(id).public_send(col), Legacy.connection.select_value("SELECT #{col}::text FROM legacy WHERE id = #{id}")]
+  end
+end
+before_gem = untouched
+check "without ulid-pg: UUID and ULID strings and bytes into uuid, text, string and binary columns",
+      ["41424344-4546-4748-494a-4b4c4d4e4f50", "018eafc1-8435-0cf0-5803-c72d06e78011"], before_gem[0..1].map(&:last)
+
 # schema.rb without the recipe: the ulid tables are left out, their foreign keys kept
 def dump(conn)
   io = StringIO.new
@@ -125,6 +150,16 @@ check "schema.rb with ulid-pg: t.ulid for the reference and the array, the forei
 check "schema.rb with ulid-pg: the Snowflake default", true,
       schema.include?(%q{t.bigint "sf", default: -> { "snowflake_next('twitter'::snowflake_layout)" }})
 check "with ulid-pg: ids are still Strings", String, Item.find(a.id).id.class
+Legacy.reset_column_information
+check "with ulid-pg: the same values in uuid, text, string and binary columns (nothing but ulid changes)", before_gem, untouched
+# F12: ActiveRecord's uuid type made a ULID nil, and where() found nothing
+lg = Legacy.create!(u: "01htqw311n1kr5g0y75m3ef01z")
+check "with ulid-pg: a ULID into a uuid column is the UUID of the same bytes; where(u: ULID) finds it",
+      ["018eafc1-8435-0cf0-5803-c72d06e7803f", [lg.id]], [lg.reload.u, Legacy.where(u: "01HTQW311N1KR5G0Y75M3EF01Z").pluck(:id)]
+# F9: a key given in lower case or as a UUID is the canonical ULID text in memory
+low = Item.create!(id: "01htqw311n1kr5g0y75m3ef00k", name: "low")
+check "create!(id: lower case): the object's id is the uppercase ULID, as find gives it", ["01HTQW311N1KR5G0Y75M3EF00K", true],
+      [low.id, Item.find("01htqw311n1kr5g0y75m3ef00k") == low && low.id == Item.find(low.id).id]
 a.update!(tags: ids)
 check "with ulid-pg: a ulid[] column takes and reads an Array", ids, Item.find(a.id).tags
 check "where(tags: ...) contains", 1, Item.where("tags @> ARRAY[?]::ulid[]", ids[0]).count

@@ -6,7 +6,8 @@ if Code.ensure_loaded?(Postgrex) do
         Postgrex.Types.define(MyApp.PostgrexTypes, [UlidPg.Postgrex.Extension], [])
         # then: Postgrex.start_link(types: MyApp.PostgrexTypes, ...), or in an Ecto repo's config
 
-    A parameter takes a ULID string (any case), a UUID's text or 16 bytes.
+    A parameter takes a ULID string (any case) or a UUID's text; not a 16-byte
+    binary, which a 16-character string would be (issue 43).
     """
     @behaviour Postgrex.Extension
     import Postgrex.BinaryUtils, warn: false
@@ -24,7 +25,7 @@ if Code.ensure_loaded?(Postgrex) do
               [<<16::int32()>> | bytes]
 
             :error ->
-              raise DBConnection.EncodeError, Postgrex.Utils.encode_msg(value, "a ULID, a UUID's text or 16 bytes")
+              raise DBConnection.EncodeError, Postgrex.Utils.encode_msg(value, "a ULID or a UUID's text")
           end
       end
     end

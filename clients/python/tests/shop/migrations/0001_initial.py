@@ -23,7 +23,4 @@ class Migration(migrations.Migration):
                 ('item', models.ForeignKey(on_delete=models.deletion.CASCADE, to='shop.item')),
             ],
         ),
-        # Django before 5.0 writes no column defaults: the database makes the ids
-        ulid_pg.django.set_default('shop_item'),
-        ulid_pg.django.set_default('shop_part'),
     ]

@@ -15,8 +15,8 @@ import java.util.regex.Pattern;
  * The PostgreSQL {@code ulid} type (the ulid extension) with JDBC (pgjdbc).
  *
  * <p>pgjdbc types a {@code setString} as {@code varchar} ({@code WHERE id = ?} is then
- * 42883) and a {@code setObject(UUID)} as {@code uuid} (stored into a ulid column:
- * 42804). {@link #setUlid} sends a ULID string, a UUID's string, a {@link UUID} or 16
+ * 42883) and a {@code setObject(UUID)} as {@code uuid} (stored into a ulid column by
+ * the server's assignment cast from 1.3; 42804 before). {@link #setUlid} sends a ULID string, a UUID's string, a {@link UUID} or 16
  * bytes as the ULID text with no type, which the server takes as a ulid in
  * {@code WHERE}, {@code INSERT} and function arguments alike.
  */
