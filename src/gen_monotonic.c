@@ -30,6 +30,7 @@
 #include "gen.h"
 #include "floors.h"
 #include "modules.h"
+#include "stable_bound.h"
 #include "state_view.h"
 
 /* the state's words */
@@ -53,6 +54,7 @@ lookup_state(void)
 	monotonic_state = ulid_state_get(ULID_STATE_MONOTONIC_ULID, key,
 									 &monotonic_incarnation);
 	monotonic_durable = ulid_floor_durable();
+	ulid_bound_attach();
 	return monotonic_state;
 }
 
@@ -168,6 +170,7 @@ issue(UlidGenState *st, uint64 step, pg_ulid_t *u)
 			ulid_state_issued(st, ms);
 			if (ms > now)
 				st->borrows++;
+			ulid_bound_note(st, hi, lo, ms);
 		}
 		SpinLockRelease(&st->mutex);
 
@@ -230,6 +233,7 @@ gen_monotonic_ulid(PG_FUNCTION_ARGS)
 		st->issued++;
 		if (ms > now)
 			st->borrows++;
+		ulid_bound_note(st, hi, lo, ms);
 		SpinLockRelease(&st->mutex);
 		ulid_store_be64(u->data, hi);
 		ulid_store_be64(u->data + 8, lo);

@@ -27,6 +27,7 @@ _PG_init(void)
 	ulid_node_init();
 	ulid_gen_snowflake_init();
 	ulid_cosid80_init();
+	ulid_stable_bound_init();
 
 	/* after every ulid.* setting is defined */
 	MarkGUCPrefixReserved("ulid");
