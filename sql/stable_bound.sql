@@ -44,6 +44,28 @@ INSERT INTO sb_events (n) VALUES (11) RETURNING id AS aborted \gset
 ROLLBACK;
 SELECT ulid_stable_bound() > :'aborted'::ulid AS released_at_abort;
 
+-- parallel workers mint into their leader's entry: ids minted only by
+-- workers hold the bound until the leader's transaction ends
+CREATE TABLE sb_par AS SELECT g FROM generate_series(1, 50000) g;
+ANALYZE sb_par;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_leader_participation = off;
+BEGIN;
+SELECT workers_launched('CREATE TEMP TABLE sb_par_out AS SELECT gen_monotonic_ulid() AS u FROM sb_par') > 0 AS workers_mint;
+SELECT min(u) AS wmin FROM sb_par_out \gset
+SELECT ulid_stable_bound() = :'wmin'::ulid AS held_by_workers;
+COMMIT;
+SELECT ulid_stable_bound() > :'wmin'::ulid AS released_at_commit;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+RESET parallel_leader_participation;
+DROP TABLE sb_par;
+
 -- the paging statement uses the primary key's index, the bound evaluated
 -- once as an index condition
 INSERT INTO sb_events (n) SELECT g FROM generate_series(12, 2000) g;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ulid_stable_bound() (issue 41) under load: 8 writers (a random delay
+# ulid_stable_bound() (issue 41) under load: 8 writers for 30 s (a random delay
 # between INSERT and COMMIT, 10% ROLLBACK, savepoints rolled back, prepared
 # transactions committed from another session) and 2 readers paging by id
 # with the bound: each reader's set equals the committed set.  A naive
@@ -15,7 +15,7 @@ source "$here/../lib.sh"
 harness_attach
 
 S=bound
-if ! pg_new $S "max_prepared_transactions = 20" || ! pg_start $S; then
+if ! pg_new $S "max_prepared_transactions = 200" || ! pg_start $S; then
 	not_ok "stable_bound: server starts"
 	exit 1
 fi
@@ -58,7 +58,7 @@ writer_sql() {
 	done
 }
 for w in 1 2 3 4 5 6 7 8; do
-	writer_sql $w 250 >"$W/writer$w.sql"
+	writer_sql $w 2000 >"$W/writer$w.sql"
 done
 
 # a reader: pages in one session until done is set and a page comes back
@@ -89,14 +89,13 @@ reader_sql bound1 "AND id < ulid_stable_bound()" >"$W/bound1.sql"
 reader_sql bound2 "AND id < ulid_stable_bound()" >"$W/bound2.sql"
 reader_sql naive "" >"$W/naive.sql"
 
-# commits the prepared transactions, each a moment after it was prepared
+# commits the prepared transactions, each a moment after it was prepared,
+# every round's in one session
 committer() {
 	while [ ! -e "$W/writers.done" ] || [ "$(psqlx $S -c "SELECT count(*) FROM pg_prepared_xacts")" != 0 ]; do
-		psqlx $S -c "SELECT pg_sleep(0.05)" \
-			-c "SELECT gid FROM pg_prepared_xacts WHERE prepared < now() - interval '50 ms'" |
-			grep -v '^$' | while read -r gid; do
-			psqlx $S -c "COMMIT PREPARED '$gid'" >/dev/null 2>&1
-		done
+		psqlx $S -c "SELECT pg_sleep(0.02)" \
+			-c "SELECT format('COMMIT PREPARED %L;', gid) FROM pg_prepared_xacts WHERE prepared < now() - interval '20 ms'" |
+			psqlx $S >/dev/null
 	done
 }
 
@@ -114,6 +113,11 @@ for w in 1 2 3 4 5 6 7 8; do
 		-f "$W/writer$w.sql" >"$W/writer$w.out" 2>&1 &
 	wpids+=($!)
 done
+# the writers run for ULID_BOUND_SECONDS (default 30), then are stopped
+# (their open transactions abort as their connections close)
+deadline=$((SECONDS + ${ULID_BOUND_SECONDS:-30}))
+while [ $SECONDS -lt $deadline ] && kill -0 "${wpids[@]}" 2>/dev/null; do sleep 1; done
+kill "${wpids[@]}" 2>/dev/null
 for p in "${wpids[@]}"; do wait "$p"; done
 touch "$W/writers.done"
 wait $cpid
