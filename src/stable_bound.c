@@ -91,12 +91,12 @@
  *
  * Cost (callgrind, PostgreSQL 15): two instructions per id after a
  * transaction's first of a state (compare and branch: gen_monotonic_ulid()
- * 184 -> 189 Ir per call in the benchmark, whose calls share one
- * transaction; snowflake_next() 269 -> 271); the first id of a transaction
- * takes the slow path and claims an entry (gen_monotonic_ulid() +240 Ir,
- * snowflake_next() +130), and the transaction's end runs the callback
- * (about 160 Ir).  The gen_monotonic_ulid() figure of 189 predates moving
- * its check before the spinlock (now exactly +2 in its fast path).
+ * 184 -> 186 Ir per call in test/bench's instructions section, whose calls
+ * share one transaction; snowflake_next() 269 -> 271); the first id of a
+ * transaction takes the slow path and claims an entry (gen_monotonic_ulid()
+ * +240 Ir, snowflake_next() +130, one call per transaction in a
+ * single-user backend), and the transaction's end runs the callback (about
+ * 160 Ir).
  *
  *-------------------------------------------------------------------------
  */
