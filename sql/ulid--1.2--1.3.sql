@@ -13,3 +13,17 @@
 DROP CAST (uuid AS ulid);
 CREATE CAST (uuid AS ulid) WITHOUT FUNCTION AS ASSIGNMENT;
 COMMENT ON CAST (uuid AS ulid) IS 'binary-compatible, on assignment';
+
+-----------------------------------------------------------------------------
+-- 1.3, issue 41: paging by id that never skips a row (src/stable_bound.c)
+-----------------------------------------------------------------------------
+-- STABLE: one statement's bound, evaluated once as an index condition
+-- (WHERE id > $cursor AND id < ulid_stable_bound()); every evaluation is a
+-- correct bound for the statement's snapshot, so a plan that evaluates it
+-- per row pages correctly too.
+CREATE FUNCTION ulid_stable_bound() RETURNS ulid
+    AS 'MODULE_PATHNAME', 'ulid_stable_bound' LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION ulid_stable_bound() IS 'a gen_monotonic_ulid() id such that no row with a smaller id that this statement cannot see can still commit: page with WHERE id > $cursor AND id < ulid_stable_bound()';
+CREATE FUNCTION snowflake_stable_bound(layout snowflake_layout, node bigint DEFAULT NULL) RETURNS bigint
+    AS 'MODULE_PATHNAME', 'snowflake_stable_bound' LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION snowflake_stable_bound(snowflake_layout, bigint) IS 'a snowflake_next() id of the layout and node (NULL: this server''s node) such that no row with a smaller id that this statement cannot see can still commit';

@@ -151,6 +151,8 @@
  *	  backend; CacheInvalidateRelcache is not exported);
  *	- src/pglite/no_advance_tables.c replaces advance_tables.c (the index
  *	  scan functions are not exported);
+ *	- src/pglite/no_stable_bound.c replaces stable_bound.c (transaction
+ *	  callbacks, snapshot and process-array functions are not exported);
  *	- the hint for SET of a node setting shows no value (node.c:
  *	  ExtractSetVariableArgs is not exported);
  *	- one backend is the whole server, so the floor writer's lock is never

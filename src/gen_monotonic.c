@@ -30,6 +30,7 @@
 #include "gen.h"
 #include "floors.h"
 #include "modules.h"
+#include "stable_bound.h"
 #include "state_view.h"
 
 /* the state's words */
@@ -53,6 +54,7 @@ lookup_state(void)
 	monotonic_state = ulid_state_get(ULID_STATE_MONOTONIC_ULID, key,
 									 &monotonic_incarnation);
 	monotonic_durable = ulid_floor_durable();
+	ulid_bound_attach();
 	return monotonic_state;
 }
 
@@ -168,6 +170,7 @@ issue(UlidGenState *st, uint64 step, pg_ulid_t *u)
 			ulid_state_issued(st, ms);
 			if (ms > now)
 				st->borrows++;
+			ulid_bound_note(st, hi, lo, ms);
 		}
 		SpinLockRelease(&st->mutex);
 
@@ -202,17 +205,20 @@ gen_monotonic_ulid(PG_FUNCTION_ARGS)
 				lo;
 
 	/*
-	 * The common case inline: a valid state at or ahead of the clock (and of
-	 * base_ms), its step not exhausting it, and the floor far above.  This is
-	 * exactly issue()'s first round when ulid_floor_check() says OK: the same
-	 * comparisons and stores, the floor read once.  Anything else goes to
-	 * issue(), which starts over.
+	 * The common case inline: a state this transaction minted on before
+	 * (its stable-bound entry is written, stable_bound.h), valid, at or
+	 * ahead of the clock (and of base_ms), its step not exhausting it, and
+	 * the floor far above.  This is exactly issue()'s first round when
+	 * ulid_floor_check() says OK: the same comparisons and stores, the floor
+	 * read once.  Anything else goes to issue(), which starts over.
 	 *
 	 * Validity needs no test of its own here: a state without an id has
 	 * word[] zero (state_table.c and floors.c zero the words wherever they
 	 * clear valid), so its time 0 lies below the clock, which is after 1970,
 	 * and it goes to issue(), which tests valid.
 	 */
+	if (unlikely(st != ulid_bound_noted))
+		return issue(st, step, u);	/* the transaction's first id (stable_bound.h) */
 	SpinLockAcquire(&st->mutex);
 	hi = st->word[W_HI];
 	lo = st->word[W_LO];

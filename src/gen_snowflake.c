@@ -89,6 +89,7 @@
 #include "floors.h"
 #include "modules.h"
 #include "node.h"
+#include "stable_bound.h"
 #include "state_view.h"
 
 /* the state's words */
@@ -182,6 +183,7 @@ get_state(const sfl_layout *l, UlidStateKind kind, int64 node,
 		found.kind = kind;
 		found.key = key;
 		found.st = ulid_state_get(kind, raw, &found.incarnation);
+		ulid_bound_attach();	/* and forgets the state noted last */
 		if (i == ncached)
 		{
 			if (ncached < CACHE_SIZE)
@@ -499,6 +501,7 @@ sf_next_parts(sf_site *site, const sfl_layout *l, uint32 version, int kind_,
 				st->word[W_TICK] = (uint64) tick;
 				st->word[W_SEQ] = seq;
 				ulid_state_issued(st, ms);
+				ulid_bound_note(st, (uint64) tick, seq, ms);
 				if (lead >= 0)
 				{
 					st->lead_ms = lead;

@@ -26,4 +26,7 @@ extern void ulid_gen_snowflake_init(void);
 /* cosid80.c: cosid80_next()'s view kind */
 extern void ulid_cosid80_init(void);
 
+/* stable_bound.c: the transaction callback and the shared memory request */
+extern void ulid_stable_bound_init(void);
+
 #endif							/* ULID_MODULES_H */

@@ -29,6 +29,7 @@ _PG_init(void)
 	ulid_gen_snowflake_init();
 	ulid_cosid80_init();
 	ulid_keys_init();
+	ulid_stable_bound_init();
 
 	/* after every ulid.* setting is defined */
 	MarkGUCPrefixReserved("ulid");

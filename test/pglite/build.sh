@@ -63,7 +63,7 @@ if [ "${1:-}" == --inner ]; then
 	rm -rf obj && mkdir obj
 	for f in /ulid/src/*.c /ulid/src/pglite/*.c /ulid/src/core/*.c; do
 		# src/pglite/no_wal.c instead (src/compat.h)
-		case $f in /ulid/src/floor_wal.c | /ulid/src/advance_tables.c) continue ;; esac
+		case $f in /ulid/src/floor_wal.c | /ulid/src/advance_tables.c | /ulid/src/stable_bound.c) continue ;; esac
 		# shellcheck disable=SC2086
 		nice emcc $PGLITE_CFLAGS $EXTRA_CFLAGS -fvisibility=hidden -I/ulid/src -I/ulid/src/core \
 			-isystem "/build/pg$PGLITE_PG_MAJOR/src/include" -c "$f" -o "obj/$(basename "$f" .c).o"

@@ -81,6 +81,7 @@ SELECT name, ok FROM (VALUES
     ('gen_random_ulid() is now', ext.ulid_time(ext.gen_random_ulid()) BETWEEN now() - interval '1 minute' AND clock_timestamp()),
     ('gen_ulid(at)', ext.ulid_time(ext.gen_ulid('2024-04-05 19:34:38.901Z')) = '2024-04-05 19:34:38.901Z'),
     ('gen_monotonic_ulid() increases', ext.ulid_cmp(ext.gen_monotonic_ulid(), ext.gen_monotonic_ulid()) < 0),
+    ('ulid_stable_bound', ext.ulid_stable_bound() IS NOT NULL),
     ('ulid_monotonic_advance', (SELECT ext.gen_monotonic_ulid() OPERATOR(ext.>) a
                                 FROM (SELECT ext.ulid_upper(now() + interval '1 hour') AS a) v,
                                      LATERAL ext.ulid_monotonic_advance(a))),
@@ -132,6 +133,7 @@ SELECT name, ok FROM (VALUES
                                    AND 'twitter'::ext.snowflake_layout OPERATOR(ext.<>) 'discord'::ext.snowflake_layout),
     ('snowflake_next(layout)', ext.snowflake_node(ext.snowflake_next('twitter'), 'twitter') = 3),
     ('snowflake_next(layout, node)', ext.snowflake_next('twitter', 5) < ext.snowflake_next('twitter', 5)),
+    ('snowflake_stable_bound', ext.snowflake_node(ext.snowflake_stable_bound('twitter'), 'twitter') = 3),
     ('snowflake_advance', (SELECT ext.snowflake_next('twitter', 5) > a
                            FROM (SELECT ext.snowflake_pack('twitter', clock_timestamp(), 5, 4000) AS a) v,
                                 LATERAL ext.snowflake_advance('twitter', 5, a))),
