@@ -55,6 +55,7 @@
 #include "floor_wal.h"
 #include "floors.h"
 #include "keys.h"
+#include "stable_bound.h"
 #include "node.h"
 
 /* a limit counts as near from this share of it on */
@@ -324,6 +325,37 @@ check_keyring(HealthContext *hc)
 		health_report(hc, "keyring", "critical", problem.data, fix.data);
 }
 
+/*
+ * A transaction that minted holds ulid_stable_bound() / snowflake_stable_bound()
+ * back at its first id until it ends: readers paging with the bound see no
+ * row above it meanwhile.  Ten seconds is long for an outbox relay.
+ */
+#define HEALTH_BOUND_WARN_S		10
+#define HEALTH_BOUND_CRITICAL_S	3600
+
+static void
+check_stable_bound(HealthContext *hc)
+{
+	UlidBoundHolder h;
+	long		secs;
+	int			usecs;
+
+	if (hc->hdr == NULL || !ulid_bound_oldest_holder(&h))
+		return;
+	TimestampDifference(h.since, GetCurrentTimestamp(), &secs, &usecs);
+	if (secs < HEALTH_BOUND_WARN_S)
+		return;
+	health_report(hc, "stable_bound", secs >= HEALTH_BOUND_CRITICAL_S ? "critical" : "warning",
+				  h.pid != 0 ?
+				  psprintf("Backend %d's transaction, open since %s (%ld s), minted ids: it holds ulid_stable_bound() and snowflake_stable_bound() back at its first id until it ends, so readers paging with the bound see no newer row.",
+						   h.pid, timestamptz_to_str(h.since), secs) :
+				  psprintf("The prepared transaction %u, which minted ids and was prepared %ld s ago (%s), holds ulid_stable_bound() and snowflake_stable_bound() back at its first id until COMMIT PREPARED or ROLLBACK PREPARED.",
+						   h.xid, secs, timestamptz_to_str(h.since)),
+				  h.pid != 0 ?
+				  psprintf("End that transaction (SELECT pg_cancel_backend(%d), or pg_terminate_backend() if it is idle in transaction); see SELECT * FROM pg_stat_activity WHERE pid = %d.", h.pid, h.pid) :
+				  psprintf("Finish it: SELECT gid FROM pg_prepared_xacts WHERE transaction = '%u'; then COMMIT PREPARED or ROLLBACK PREPARED that gid.", h.xid));
+}
+
 static const HealthCheck checks[] = {
 	check_preload,
 	check_floor_file,
@@ -333,6 +365,7 @@ static const HealthCheck checks[] = {
 	check_node_id,
 	check_sync_wait,
 	check_keyring,
+	check_stable_bound,
 };
 
 PG_FUNCTION_INFO_V1(ulid_health);

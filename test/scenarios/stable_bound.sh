@@ -176,6 +176,11 @@ psqlx $S -c "SELECT gen_monotonic_ulid(); SELECT pg_sleep(0.2)" >/dev/null
 check "long transaction: still holds it after other ids and a while" t "$(bound_le "$hid")"
 check "long transaction: pg_stat_activity names the holder as the oldest transaction" "$hpid" \
 	"$(psqlx $S -c "SELECT pid FROM pg_stat_activity WHERE xact_start IS NOT NULL AND pid <> pg_backend_pid() ORDER BY xact_start LIMIT 1")"
+check "long transaction: ulid_health() has no stable_bound row within its first 10 s" 0 \
+	"$(psqlx $S -c "SELECT count(*) FROM ulid_health() WHERE check_name = 'stable_bound'")"
+sleep 10
+check "long transaction: after 10 s ulid_health() names its backend, with the fix" "stable_bound|warning|$hpid|t" \
+	"$(psqlx $S -c "SELECT check_name, severity, substring(detail FROM '^Backend ([0-9]+)'), fix LIKE '%pg_cancel_backend($hpid)%' FROM ulid_health() WHERE check_name = 'stable_bound'")"
 psqlx $S -c "SELECT pg_terminate_backend($hpid)" >/dev/null
 sleep 0.5
 check "pg_terminate_backend: its transaction no longer holds the bound" f "$(bound_le "$hid")"
