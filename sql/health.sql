@@ -47,7 +47,7 @@ DROP ROLE regress_health_plain;
 DROP ROLE regress_health_monitor;
 -- ulid_check_node_ids()'s record of the server behind each node id
 -- (test/scenarios/citus.sh): every role reads it, none but superusers write
-SELECT has_table_privilege('public', 'ulid_node_servers', 'SELECT') AS public_reads,
-       has_table_privilege('public', 'ulid_node_servers', 'INSERT') AS public_inserts,
-       has_table_privilege('public', 'ulid_node_servers', 'UPDATE') AS public_updates,
-       has_table_privilege('public', 'ulid_node_servers', 'DELETE') AS public_deletes;
+SELECT has_table_privilege('public', 'ulid_nodes.servers', 'SELECT') AS public_reads,
+       has_table_privilege('public', 'ulid_nodes.servers', 'INSERT') AS public_inserts,
+       has_table_privilege('public', 'ulid_nodes.servers', 'UPDATE') AS public_updates,
+       has_table_privilege('public', 'ulid_nodes.servers', 'DELETE') AS public_deletes;

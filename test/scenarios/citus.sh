@@ -419,18 +419,18 @@ sysid() { psqlx "$1" -c "SELECT system_identifier FROM pg_control_system()"; }
 q "SELECT citus_add_node('127.0.0.1', $p4)" >/dev/null
 check "citus: a fifth server joins as node 4, and the check records its server" \
 	"$all_groups $p3:3:citus:3:f $p4:4:citus:4:f|$p4:$(sysid $W4)" \
-	"$(node_ids)|$(q "SELECT node_port || ':' || system_identifier FROM ulid_node_servers WHERE node_id = 4")"
+	"$(node_ids)|$(q "SELECT node_port || ':' || system_identifier FROM ulid_nodes.servers WHERE node_id = 4")"
 q "SELECT citus_remove_node('127.0.0.1', $p4)" >/dev/null
 q "SELECT citus_add_node('127.0.0.1', $p5, groupid => 4)" >/dev/null
 check "citus: the removed server still mints on node 4, and so does the server added with groupid => 4" "4|4" \
 	"$(psqlx $W4 -c "SELECT snowflake_node(snowflake_next('twitter'), 'twitter')")|$(psqlx $W5 -c "SELECT snowflake_node(snowflake_next('twitter'), 'twitter')")"
-reused="node id 4 was another server's when first seen: 127.0.0.1:$p4, system identifier $(sysid $W4) (this one's is $(sysid $W5)); if that server still runs (a node removed with citus_remove_node keeps minting on its group), both mint equal ids: stop it, or set ulid.node_id_source = 'setting' there; then DELETE FROM public.ulid_node_servers WHERE node_id = 4 records this server"
+reused="node id 4 was another server's when first seen: 127.0.0.1:$p4, system identifier $(sysid $W4) (this one's is $(sysid $W5)); if that server still runs (a node removed with citus_remove_node keeps minting on its group), both mint equal ids: stop it, or set ulid.node_id_source = 'setting' there; then DELETE FROM ulid_nodes.servers WHERE node_id = 4 records this server"
 check "citus: ulid_check_node_ids() names node id 4 as another server's now (shared), with the fix" \
 	"$all_groups $p3:3:citus:3:f $p5:4:citus:4:t:$reused" "$(node_ids)"
 pg_stop $W4 >/dev/null
-q "DELETE FROM ulid_node_servers WHERE node_id = 4" >/dev/null
+q "DELETE FROM ulid_nodes.servers WHERE node_id = 4" >/dev/null
 check "citus: with the old server stopped and its row deleted, the check records the new one and is clean" \
 	"$all_groups $p3:3:citus:3:f $p5:4:citus:4:f|$p5:$(sysid $W5)" \
-	"$(node_ids)|$(q "SELECT node_port || ':' || system_identifier FROM ulid_node_servers WHERE node_id = 4")"
-check "citus: ulid_node_servers is readable by every role and written by superusers only" "t|f" \
-	"$(q "SELECT has_table_privilege('public', 'ulid_node_servers', 'SELECT'), has_table_privilege('public', 'ulid_node_servers', 'INSERT')" | tr -d ' ')"
+	"$(node_ids)|$(q "SELECT node_port || ':' || system_identifier FROM ulid_nodes.servers WHERE node_id = 4")"
+check "citus: ulid_nodes.servers is readable by every role and written by superusers only" "t|f" \
+	"$(q "SELECT has_table_privilege('public', 'ulid_nodes.servers', 'SELECT'), has_table_privilege('public', 'ulid_nodes.servers', 'INSERT')" | tr -d ' ')"
