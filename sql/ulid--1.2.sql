@@ -996,16 +996,21 @@ REVOKE ALL ON FUNCTION ulid_advance_from_tables(interval, boolean, regclass[], r
 -- Rows are written when a superuser runs the check; every role may read
 -- them (nothing here is secret, nor readable only by some).  Not a dumped
 -- configuration table: a restored coordinator records its own cluster anew.
-CREATE TABLE ulid_node_servers (
+-- In a schema of its own, as the keys are, so that schema tools and ORMs
+-- reading the application's schema (Alembic, Rails) never see it.
+CREATE SCHEMA ulid_nodes;
+COMMENT ON SCHEMA ulid_nodes IS 'the ulid extension''s record of the server first seen on each node id (ulid_nodes.servers)';
+GRANT USAGE ON SCHEMA ulid_nodes TO PUBLIC;
+CREATE TABLE ulid_nodes.servers (
     node_id bigint PRIMARY KEY,
     system_identifier bigint NOT NULL,
     node_name text NOT NULL,
     node_port integer NOT NULL,
     first_seen timestamptz NOT NULL DEFAULT now()
 );
-REVOKE ALL ON ulid_node_servers FROM PUBLIC;
-GRANT SELECT ON ulid_node_servers TO PUBLIC;
-COMMENT ON TABLE ulid_node_servers IS 'the server (system identifier, name, port) ulid_check_node_ids() first saw minting on each node id; delete a row to accept the server that mints there now';
+REVOKE ALL ON ulid_nodes.servers FROM PUBLIC;
+GRANT SELECT ON ulid_nodes.servers TO PUBLIC;
+COMMENT ON TABLE ulid_nodes.servers IS 'the server (system identifier, name, port) ulid_check_node_ids() first saw minting on each node id; delete a row to accept the server that mints there now';
 
 -- The layouts this database's column defaults mint on with the server's
 -- node id (snowflake_next(layout), cosid80_next()), each with its largest
@@ -1047,7 +1052,7 @@ COMMENT ON FUNCTION ulid_node_id_layouts() IS 'the layouts this database''s colu
 -- that a column default of this database mints on with the node id
 -- (ulid_node_id_layouts(): Citus hands new nodes new group ids, so group
 -- ids outgrow small layouts), or when another server minted on its node id
--- when the check first saw it (ulid_node_servers; shared is then true too).
+-- when the check first saw it (ulid_nodes.servers; shared is then true too).
 -- PL/pgSQL, so that nothing refers to Citus before it runs (Citus need not
 -- be installed); the extension's schema is looked up, not taken from the
 -- search_path.
@@ -1063,7 +1068,7 @@ DECLARE
     cmd text;
     n record;
     was record;
-    may_record boolean := has_table_privilege('@extschema@.ulid_node_servers', 'INSERT');
+    may_record boolean := has_table_privilege('ulid_nodes.servers', 'INSERT');
 BEGIN
     IF NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') THEN
         RAISE EXCEPTION 'ulid_check_node_ids() checks a Citus cluster, and Citus is not installed in the database "%"', current_database()
@@ -1126,25 +1131,25 @@ BEGIN
         -- the server first seen on this node id, when it was another one
         IF n.id IS NOT NULL AND n.sysid IS NOT NULL THEN
             IF may_record THEN
-                INSERT INTO @extschema@.ulid_node_servers AS s (node_id, system_identifier, node_name, node_port)
-                VALUES (n.id, n.sysid, n.name, n.port) ON CONFLICT ON CONSTRAINT ulid_node_servers_pkey DO NOTHING;
+                INSERT INTO ulid_nodes.servers AS s (node_id, system_identifier, node_name, node_port)
+                VALUES (n.id, n.sysid, n.name, n.port) ON CONFLICT ON CONSTRAINT servers_pkey DO NOTHING;
             END IF;
-            SELECT * INTO was FROM @extschema@.ulid_node_servers s
+            SELECT * INTO was FROM ulid_nodes.servers s
              WHERE s.node_id = n.id AND s.system_identifier <> n.sysid;
             IF FOUND THEN
                 shared := true;
                 problem := concat_ws('; ', problem,
                     format('node id %s was another server''s when first seen: %s:%s, system identifier %s (this one''s is %s); '
                            'if that server still runs (a node removed with citus_remove_node keeps minting on its group), both mint equal ids: '
-                           'stop it, or set ulid.node_id_source = ''setting'' there; then DELETE FROM %I.ulid_node_servers WHERE node_id = %s records this server',
-                           n.id, was.node_name, was.node_port, was.system_identifier, n.sysid, ext_schema, n.id));
+                           'stop it, or set ulid.node_id_source = ''setting'' there; then DELETE FROM ulid_nodes.servers WHERE node_id = %s records this server',
+                           n.id, was.node_name, was.node_port, was.system_identifier, n.sysid, n.id));
             END IF;
         END IF;
         RETURN NEXT;
     END LOOP;
 END
 $fn$;
-COMMENT ON FUNCTION ulid_check_node_ids() IS 'on a Citus coordinator: every node''s name, port, node id, its source, the nodes it owns, whether another node owns one of them too (or another server did: ulid_node_servers), and its problem: why it has no node id, a column default''s layout that its node id does not fit, or the other server first seen on it (recorded when a superuser runs it)';
+COMMENT ON FUNCTION ulid_check_node_ids() IS 'on a Citus coordinator: every node''s name, port, node id, its source, the nodes it owns, whether another node owns one of them too (or another server did: ulid_nodes.servers), and its problem: why it has no node id, a column default''s layout that its node id does not fit, or the other server first seen on it (recorded when a superuser runs it)';
 
 -----------------------------------------------------------------------------
 -- issue 36: public faces of ids (keys, UUIDv47, masks, Sqids, base32hex)
