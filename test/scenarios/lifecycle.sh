@@ -189,7 +189,9 @@ SELECT name, ok FROM (VALUES
     ('ulid_to_base32hex and back', ext.ulid_to_base32hex('01HTQW311N1KR5G0Y75M3EF00H') = '067AVGC46K6F0M03OSMGDPS024'
                                    AND ext.ulid_from_base32hex('067avgc46k6f0m03osmgdps024')::text = '01HTQW311N1KR5G0Y75M3EF00H'),
     ('ulid_health', (SELECT count(*) FILTER (WHERE severity NOT IN ('critical', 'warning')) = 0 FROM ext.ulid_health())),
-    ('ulid_node_id_layouts', (SELECT count(*) FILTER (WHERE max_node < 0) = 0 FROM ext.ulid_node_id_layouts()))
+    ('ulid_node_id_layouts', (SELECT count(*) FILTER (WHERE max_node < 0) = 0 FROM ext.ulid_node_id_layouts())),
+    ('ulid_check_local_keys', (SELECT count(*) FILTER (WHERE name = 'lc' AND problem IS NULL) = 1 FROM ext.ulid_check_local_keys())),
+    ('ulid_check_keys', (SELECT count(*) FILTER (WHERE name = 'lc' AND problem IS NULL) = 1 FROM ext.ulid_check_keys()))
 ) c(name, ok);
 DO $$ BEGIN PERFORM ext.ulid_key_drop('lc'); END $$;
 SELECT 'not called: ' || p.oid::regprocedure

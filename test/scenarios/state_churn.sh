@@ -195,7 +195,7 @@ read -r new_med new_p99 ex_med ex_p99 < <(psqlx $S -F ' ' -c "SELECT
 	round(percentile_cont(0.5) WITHIN GROUP (ORDER BY us) FILTER (WHERE kind = 'existing')),
 	round(percentile_cont(0.99) WITHIN GROUP (ORDER BY us) FILTER (WHERE kind = 'existing')) FROM lat")
 echo "# a victim's call under churn: a new state median ${new_med:-?} us (p99 ${new_p99:-?}), a state made before median ${ex_med:-?} us (p99 ${ex_p99:-?})"
-check "the victim's timed calls all ran" 300 "$(psqlx $S -c "SELECT count(*) FROM lat")"
+check "the victim's timed calls all ran" 120 "$(psqlx $S -c "SELECT count(*) FROM lat")"
 
 if grep -q "PANIC\|TRAP" "$log"; then
 	not_ok "state churn: no PANIC or assertion failure"
