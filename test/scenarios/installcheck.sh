@@ -143,7 +143,7 @@ ic_start=$(psqlx $S -c "SELECT clock_timestamp()")
 installcheck $S "in use"
 ic_end=$(psqlx $S -c "SELECT clock_timestamp()")
 check "installcheck in use: the files that count or advance shared states report a skip, and settings.sql and snowflake_nodes.sql (defaults)" \
-	"cosid80 health monotonic settings snowflake_next snowflake_nodes snowflake_variables zz_advance_from_tables " "$SKIPPED"
+	"cosid80 health monotonic settings snowflake_next snowflake_nodes snowflake_variables stable_bound zz_advance_from_tables " "$SKIPPED"
 app_stop "in use"
 # (a layout's ids lie on its tick: up to a tick behind the clock, and up to
 # its borrowing allowance, the larger of 5 ms and a tick, ahead)
@@ -198,9 +198,9 @@ if ! ULID_PRELOAD='' pg_new $S "ulid.node_ids = '0-65535'" || ! pg_start $S; the
 fi
 installcheck $S "no preload"
 if [ "${PG_VERSION_NUM:-0}" -ge 17 ]; then
-	expect="cosid80 health monotonic settings snowflake_next snowflake_variables zz_advance_from_tables "
+	expect="cosid80 health monotonic settings snowflake_next snowflake_variables stable_bound zz_advance_from_tables "
 else
-	expect="cosid80 health monotonic settings snowflake_next snowflake_nodes snowflake_partitioning snowflake_variables zz_advance_from_tables "
+	expect="cosid80 health monotonic settings snowflake_next snowflake_nodes snowflake_partitioning snowflake_variables stable_bound zz_advance_from_tables "
 fi
 check "installcheck no preload: the files that need what this server lacks report a skip" "$expect" "$SKIPPED"
 pg_stop $S
