@@ -59,6 +59,13 @@ SELECT min(u) AS wmin FROM sb_par_out \gset
 SELECT ulid_stable_bound() = :'wmin'::ulid AS held_by_workers;
 COMMIT;
 SELECT ulid_stable_bound() > :'wmin'::ulid AS released_at_commit;
+-- workers' entries end with an aborted transaction too
+BEGIN;
+SELECT workers_launched('CREATE TEMP TABLE sb_par_ab AS SELECT gen_monotonic_ulid() AS u FROM sb_par') > 0 AS workers_mint;
+SELECT min(u) AS wabort FROM sb_par_ab \gset
+SELECT ulid_stable_bound() = :'wabort'::ulid AS held_by_workers;
+ROLLBACK;
+SELECT ulid_stable_bound() > :'wabort'::ulid AS released_at_abort;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
@@ -93,6 +100,50 @@ SELECT snowflake_stable_bound('twitter', 7) > :sf_first AS released_at_commit;
 -- a layout with the same bit structure is the same state
 SELECT snowflake_stable_bound('custom(time=41:ms:2010-11-04T01:42:54.657Z, fields=worker:10, sequence=12)', 7)
      = snowflake_stable_bound('twitter', 7) AS same_state;
+
+-- a transaction's first id of each state holds, minting on states in turn
+-- (A, B, A: the entry of A keeps A's first id); the backend's entries stay
+-- claimed across transactions and are recycled past 8 states
+BEGIN;
+SELECT gen_monotonic_ulid() AS a1 \gset
+SELECT snowflake_next('twitter', 7) AS b1 \gset
+SELECT gen_monotonic_ulid() > :'a1'::ulid AS a_again;
+SELECT ulid_stable_bound() = :'a1'::ulid AS a_held_at_first,
+       snowflake_stable_bound('twitter', 7) = :b1 AS b_held_at_first;
+COMMIT;
+SELECT count(*) AS states
+FROM generate_series(3, 12) k,
+     LATERAL (SELECT snowflake_next(format('custom(time=41:ms:2010-11-04T01:42:54.657Z, fields=n:10, sequence=%s)', k)::snowflake_layout, 7)) s;
+BEGIN;
+SELECT snowflake_next('custom(time=41:ms:2010-11-04T01:42:54.657Z, fields=n:10, sequence=3)', 7) AS r1 \gset
+SELECT gen_monotonic_ulid() AS r2 \gset
+SELECT snowflake_stable_bound('custom(time=41:ms:2010-11-04T01:42:54.657Z, fields=n:10, sequence=3)', 7) = :r1 AS recycled_held,
+       ulid_stable_bound() = :'r2'::ulid AS monotonic_held;
+COMMIT;
+-- ten states in one transaction: the ninth on has no entry, the slot's
+-- overflow holds every state at its millisecond (conservative: below)
+BEGIN;
+SELECT count(*) AS states
+FROM generate_series(3, 12) k,
+     LATERAL (SELECT snowflake_next(format('custom(time=41:ms:2010-11-04T01:42:54.657Z, fields=n:10, sequence=%s)', k)::snowflake_layout, 7)) s;
+SELECT snowflake_next('twitter', 7) AS ov \gset
+SELECT snowflake_stable_bound('twitter', 7) <= :ov AS overflow_holds;
+COMMIT;
+SELECT snowflake_stable_bound('twitter', 7) > :ov AS overflow_released;
+
+-- COSID_80: cosid80_next()'s states, the same scheme (text that sorts as
+-- the id under COLLATE "C")
+SELECT cosid80_next(7) AS c \gset
+SELECT cosid80_stable_bound(7) COLLATE "C" > :'c' AS cosid_above_last,
+       cosid80_parts(cosid80_stable_bound(7))->'sequence' = to_jsonb((cosid80_parts(:'c')->>'sequence')::int + 1) AS cosid_next_seq;
+BEGIN;
+SELECT cosid80_next(7) AS c_first \gset
+SELECT cosid80_next(7) COLLATE "C" > :'c_first' AS cosid_minted_more;
+SELECT cosid80_stable_bound(7) = :'c_first' AS cosid_held_at_first;
+COMMIT;
+SELECT cosid80_stable_bound(7) COLLATE "C" > :'c_first' AS cosid_released_at_commit;
+SELECT err($$SELECT cosid80_stable_bound()$$);
+SELECT err($$SELECT cosid80_stable_bound(1048576)$$);
 
 -- NULL layout: NULL; NULL node: the server's node, which it has none of
 SELECT snowflake_stable_bound(NULL, 7) IS NULL AS null_layout;

@@ -1350,3 +1350,6 @@ COMMENT ON FUNCTION ulid_stable_bound() IS 'a gen_monotonic_ulid() id such that 
 CREATE FUNCTION snowflake_stable_bound(layout snowflake_layout, node bigint DEFAULT NULL) RETURNS bigint
     AS 'MODULE_PATHNAME', 'snowflake_stable_bound' LANGUAGE C STABLE PARALLEL SAFE;
 COMMENT ON FUNCTION snowflake_stable_bound(snowflake_layout, bigint) IS 'a snowflake_next() id of the layout and node (NULL: this server''s node) such that no row with a smaller id that this statement cannot see can still commit';
+CREATE FUNCTION cosid80_stable_bound(node bigint DEFAULT NULL) RETURNS text
+    AS 'MODULE_PATHNAME', 'cosid80_stable_bound' LANGUAGE C STABLE PARALLEL SAFE;
+COMMENT ON FUNCTION cosid80_stable_bound(bigint) IS 'a cosid80_next() id of the node (NULL: this server''s node) such that no row with a smaller id that this statement cannot see can still commit';

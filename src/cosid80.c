@@ -28,6 +28,7 @@
 #include "floors.h"
 #include "modules.h"
 #include "node.h"
+#include "stable_bound.h"
 #include "state_view.h"
 
 #define COSID80_HINT "COSID_80 text is 15 Base62 characters (0-9, A-Z, a-z): time 8, node 4, sequence 3, such as 0VZEV0mp000300H."
@@ -122,6 +123,36 @@ cosid80_next(PG_FUNCTION_ARGS)
 	}
 	sf_next_parts(&site80, cosid80_l(), 1, ULID_STATE_COSID80, node, &ms, &seq);
 	PG_RETURN_TEXT_P(text80(ms, (uint64) node, seq));
+}
+
+/*
+ * cosid80_stable_bound(node DEFAULT NULL): cosid80_next(node)'s stable
+ * bound (stable_bound.c: the same states and positions as snowflake_next()).
+ */
+PG_FUNCTION_INFO_V1(cosid80_stable_bound);
+Datum
+cosid80_stable_bound(PG_FUNCTION_ARGS)
+{
+	int64		node;
+	int64		tick;
+	uint64		seq;
+	const sfl_layout *l = cosid80_l();
+
+	if (PG_ARGISNULL(0))
+	{
+		node = ulid_node_id();
+		if (node < 0)
+			ulid_node_report_none("COSID_80", "cosid80_stable_bound()", "cosid80_stable_bound(node)");
+		check_node80(node, true);
+	}
+	else
+	{
+		node = PG_GETARG_INT64(0);
+		check_node80(node, false);
+	}
+	ulid_node_require_owned(node, "cosid80_stable_bound(node)");
+	ulid_sf_stable_bound(l, ULID_STATE_COSID80, node, "cosid80_stable_bound()", &tick, &seq);
+	PG_RETURN_TEXT_P(text80(l->epoch_ms + tick * sfl_unit_ms((sfl_unit) l->unit), (uint64) node, seq));
 }
 
 /* cosid80_parts(text): {"time", "unix_ms", "node", "sequence"} */

@@ -186,39 +186,27 @@ issue(UlidGenState *st, uint64 step, pg_ulid_t *u)
 	PG_RETURN_ULID_P(u);
 }
 
-PG_FUNCTION_INFO_V1(gen_monotonic_ulid);
-Datum
-gen_monotonic_ulid(PG_FUNCTION_ARGS)
+/*
+ * The common case inline: a valid state at or ahead of the clock (and of
+ * base_ms), its step not exhausting it, and the floor far above.  This is
+ * exactly issue()'s first round when ulid_floor_check() says OK: the same
+ * comparisons and stores, the floor read once.  Anything else goes to
+ * issue(), which starts over.  first: the transaction's first id of st,
+ * noted for the stable bound (stable_bound.h); a constant at both call
+ * sites, so the compiler makes two copies and a later id pays only the
+ * caller's compare and branch.
+ *
+ * Validity needs no test of its own here: a state without an id has
+ * word[] zero (state_table.c and floors.c zero the words wherever they
+ * clear valid), so its time 0 lies below the clock, which is after 1970,
+ * and it goes to issue(), which tests valid.
+ */
+static pg_attribute_always_inline Datum
+mint(UlidGenState *st, int64 now, uint64 step, pg_ulid_t *u, bool first)
 {
-	UlidGenState *st = get_state();
-
-	/*
-	 * Allocated first, then the clock, then the step: only the result and
-	 * the state (and the time, around the draw's slow path) live across a
-	 * call.  Nothing is allocated under the spinlock: the id is written
-	 * into u there.
-	 */
-	pg_ulid_t  *u = (pg_ulid_t *) palloc(sizeof(pg_ulid_t));
-	int64		now = ulid_clock_now_ms();
-	uint64		step = ulid_random_u64();
 	uint64		hi,
 				lo;
 
-	/*
-	 * The common case inline: a state this transaction minted on before
-	 * (its stable-bound entry is written, stable_bound.h), valid, at or
-	 * ahead of the clock (and of base_ms), its step not exhausting it, and
-	 * the floor far above.  This is exactly issue()'s first round when
-	 * ulid_floor_check() says OK: the same comparisons and stores, the floor
-	 * read once.  Anything else goes to issue(), which starts over.
-	 *
-	 * Validity needs no test of its own here: a state without an id has
-	 * word[] zero (state_table.c and floors.c zero the words wherever they
-	 * clear valid), so its time 0 lies below the clock, which is after 1970,
-	 * and it goes to issue(), which tests valid.
-	 */
-	if (unlikely(st != ulid_bound_noted))
-		return issue(st, step, u);	/* the transaction's first id (stable_bound.h) */
 	SpinLockAcquire(&st->mutex);
 	hi = st->word[W_HI];
 	lo = st->word[W_LO];
@@ -236,6 +224,8 @@ gen_monotonic_ulid(PG_FUNCTION_ARGS)
 		st->issued++;
 		if (ms > now)
 			st->borrows++;
+		if (first)
+			ulid_bound_note_new(st, hi, lo, ms);
 		SpinLockRelease(&st->mutex);
 		ulid_store_be64(u->data, hi);
 		ulid_store_be64(u->data + 8, lo);
@@ -243,6 +233,27 @@ gen_monotonic_ulid(PG_FUNCTION_ARGS)
 	}
 	SpinLockRelease(&st->mutex);
 	return issue(st, step, u);
+}
+
+PG_FUNCTION_INFO_V1(gen_monotonic_ulid);
+Datum
+gen_monotonic_ulid(PG_FUNCTION_ARGS)
+{
+	UlidGenState *st = get_state();
+
+	/*
+	 * Allocated first, then the clock, then the step: only the result and
+	 * the state (and the time, around the draw's slow path) live across a
+	 * call.  Nothing is allocated under the spinlock: the id is written
+	 * into u there.
+	 */
+	pg_ulid_t  *u = (pg_ulid_t *) palloc(sizeof(pg_ulid_t));
+	int64		now = ulid_clock_now_ms();
+	uint64		step = ulid_random_u64();
+
+	if (likely(ulid_bound_is_noted(st)))
+		return mint(st, now, step, u, false);
+	return mint(st, now, step, u, true);	/* the transaction's first id */
 }
 
 void

@@ -347,9 +347,9 @@ check_stable_bound(HealthContext *hc)
 		return;
 	health_report(hc, "stable_bound", secs >= HEALTH_BOUND_CRITICAL_S ? "critical" : "warning",
 				  h.pid != 0 ?
-				  psprintf("Backend %d's transaction, open since %s (%ld s), minted ids: it holds ulid_stable_bound() and snowflake_stable_bound() back at its first id until it ends, so readers paging with the bound see no newer row.",
+				  psprintf("Backend %d's transaction has held the bound since its first id at %s (%ld s): it holds ulid_stable_bound() and snowflake_stable_bound() back at its first id until it ends, so readers paging with the bound see no newer row.",
 						   h.pid, timestamptz_to_str(h.since), secs) :
-				  psprintf("The prepared transaction %u, which minted ids and was prepared %ld s ago (%s), holds ulid_stable_bound() and snowflake_stable_bound() back at its first id until COMMIT PREPARED or ROLLBACK PREPARED.",
+				  psprintf("The prepared transaction %u, which minted its first id %ld s ago (%s), holds ulid_stable_bound() and snowflake_stable_bound() back at its first id until COMMIT PREPARED or ROLLBACK PREPARED.",
 						   h.xid, secs, timestamptz_to_str(h.since)),
 				  h.pid != 0 ?
 				  psprintf("End that transaction (SELECT pg_cancel_backend(%d), or pg_terminate_backend() if it is idle in transaction); see SELECT * FROM pg_stat_activity WHERE pid = %d.", h.pid, h.pid) :

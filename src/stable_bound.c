@@ -1,8 +1,9 @@
 /*-------------------------------------------------------------------------
  *
  * stable_bound.c
- *	  ulid_stable_bound() and snowflake_stable_bound(layout, node): a bound
- *	  below which no row of a generator can still appear, so that a reader
+ *	  ulid_stable_bound(), snowflake_stable_bound(layout, node) and
+ *	  cosid80_stable_bound(node): a bound below which no row of a generator
+ *	  can still appear, so that a reader
  *	  paging with
  *		WHERE id > $cursor AND id < ulid_stable_bound() ORDER BY id
  *	  in one statement never skips a row that commits late (Kafka's last
@@ -11,37 +12,52 @@
  * WHAT IS RECORDED
  * Ids are positions (w0, w1), compared as an unsigned pair: a ULID's two
  * halves, a Snowflake state's (tick, sequence) (ids of one node order by
- * them in every bit order).  A state is named by (kind, key).  Shared memory
- * holds one slot per PGPROC; a backend and its parallel workers use the
- * leader's slot.  A slot has
- *	- LIVE entries: {state, first position minted in the current top-level
- *	  transaction, its ms, when the transaction started}.  The generator
- *	  writes one inside the state's spinlock, before the id leaves it, the
- *	  first time the transaction mints on that state (ulid_bound_note(): a
- *	  backend-local pointer to the state noted last makes every later id two
- *	  instructions).  An entry is claimed with a CAS on its sequence counter
- *	  (odd while written), since workers and their leader may claim at once
- *	  for different states; claims for one state are serialised by the
- *	  state's spinlock.  More than LIVE_PER_SLOT states: the slot's overflow
- *	  ms, the smallest ms of those ids, which holds every state's bound at
- *	  its first id of that ms (conservative);
+ * them in every bit order; COSID_80 is a Snowflake layout of its own kind,
+ * cosid80.c).  A state is named by (kind, key).  Shared memory holds one
+ * slot per PGPROC; a backend and its parallel workers use the leader's
+ * slot.  A slot has
+ *	- LIVE entries {seq, kind, key, owner, w0, w1, ms} (UlidBoundEntry).
+ *	  seq guards kind, key and owner (odd while they change); a backend's
+ *	  entries stay CLAIMED for their state across its transactions, and ms
+ *	  says whether its current transaction holds one: the first id's ms, or
+ *	  ULID_BOUND_INACTIVE.  The owner alone writes w0, w1, ms, and readers
+ *	  skip an inactive entry as they skip a free one.  The generator writes
+ *	  inside the state's spinlock, before the id leaves it, at the
+ *	  transaction's first id of the state (ulid_bound_note(): ids after it
+ *	  compare a backend-local pointer and branch).  The first id on the
+ *	  state the backend minted on last (ulid_bound_last_st) reactivates its
+ *	  entry inline: w0, w1, a write barrier (a compiler barrier on x86),
+ *	  ms.  Other first ids (ulid_bound_note_first()) find the backend's
+ *	  entry for the state (by kind and key), else claim a free one (a CAS on
+ *	  seq: workers claim in their leader's slot at once), else recycle one
+ *	  of the backend's inactive entries (seq odd while its key changes),
+ *	  else lower the slot's overflow ms, which holds every state at its
+ *	  first id of that ms (conservative).  The first id's ms is also the
+ *	  "since" ulid_health() reports: when the transaction began to hold.
+ *	  A parallel worker claims free entries of its own in its leader's
+ *	  slot (never recycles) and raises the slot's foreign flag; the
+ *	  leader's transaction end frees them.  A backend attaching to the slot
+ *	  of a PGPROC frees the inactive entries of the process before it
+ *	  (which ended its transactions, FATAL included, before its PGPROC was
+ *	  reused).
  *	- ENDED entries (a ring under the slot's spinlock): {state (or "any"),
  *	  min position, ms, FullTransactionId} of the slot's committed
- *	  transactions.  At COMMIT (an xid: it wrote something) the live entries
- *	  are pushed here first, then cleared; at ABORT, or a COMMIT without an
- *	  xid, they are cleared (an aborted row is never seen, a transaction
- *	  without an xid wrote no row).  A full ring merges its two oldest
- *	  entries: the smaller position (or, for two states, "any" at the
- *	  smaller ms) with the later-committed xid.  Readers drop entries whose
- *	  xid is removable (GlobalVisCheckRemovableFullXid: no snapshot sees it
- *	  as running).
+ *	  transactions.  At COMMIT (an xid: it wrote something) the active
+ *	  entries are pushed here first, then made inactive (workers' freed); at
+ *	  ABORT, or a COMMIT without an xid, they are made inactive (an aborted
+ *	  row is never seen, a transaction without an xid wrote no row).  A
+ *	  transaction that minted nothing (nor its workers) costs the callback a
+ *	  few instructions.  A full ring merges its two oldest entries: the
+ *	  smaller position (or, for two states, "any" at the smaller ms) with the
+ *	  later-committed xid.  Readers drop entries whose xid is removable
+ *	  (GlobalVisCheckRemovableFullXid: no snapshot sees it as running).
  *	- PREPARE: at PRE_PREPARE (where an error still aborts the PREPARE) the
- *	  live entries are written durably to $PGDATA/ulid_prepared/<fxid> and
- *	  added to the shared prepared table; then cleared.  The files are read
- *	  back at start (after a crash restart too), so a prepared transaction
- *	  holds the bound until COMMIT/ROLLBACK PREPARED across restarts.  A
- *	  file that cannot be read holds every bound at ms 0 until its xid ends
- *	  (a stall, never a skip).
+ *	  active entries are written durably to $PGDATA/ulid_prepared/<fxid>
+ *	  and added to the shared prepared table; then made inactive.  The files
+ *	  are read back at start (after a crash restart too), so a prepared
+ *	  transaction holds the bound until COMMIT/ROLLBACK PREPARED across
+ *	  restarts.  A file that cannot be read holds every bound at ms 0 until
+ *	  its xid ends (a stall, never a skip).
  *	A FATAL exit aborts the transaction (the callback runs); a crash restart
  *	reinitialises shared memory (no transaction survives but the prepared
  *	ones, which come back from their files).
@@ -49,7 +65,9 @@
  * THE BOUND (reader, O(slots))
  *	1. under the state's spinlock: next = the last position issued + 1 (the
  *	   state's base_ms, its restart floor, if it has issued none);
- *	2. a full barrier, then every slot's live entries and overflow ms;
+ *	2. a full barrier, then every slot's live entries (seq even, kind, ms
+ *	   active, a read barrier, w0 w1 key, a read barrier, seq unchanged) and
+ *	   overflow ms;
  *	3. then every slot's ring, then the prepared table: an entry counts iff
  *	   its xid is not removable and the reader's statement snapshot sigma
  *	   (GetActiveSnapshot()) does not see it committed
@@ -62,32 +80,46 @@
  *	(a) x issued after step 1's spinlock section: ids of S increase, so
  *	    x >= next >= bound.
  *	(b) x issued before it: T's first id m <= x of S was issued in an
- *	    earlier spinlock section of S, which published T's live entry
- *	    (m) before releasing S's spinlock; the reader took that spinlock
- *	    after, so at step 2 the entry is visible unless T's end cleared it
- *	    (or merged it into the overflow ms, which is <= m's ms).  T's end
- *	    pushes to the ring (COMMIT) or the prepared table (PRE_PREPARE)
- *	    before clearing, and the reader reads live entries before rings and
- *	    rings before the prepared table, so the reader sees T's entry in one
- *	    of the three (an entry seen half-written is skipped only when it is
- *	    being cleared, i.e. already pushed, or claimed after step 1, i.e.
- *	    for ids >= next).  A pushed entry counts: T committed after sigma
- *	    was taken (R is invisible to sigma), so sigma does not see T
- *	    committed, and T's xid is not removable while sigma's backend
- *	    advertises an xmin <= sigma's xmin <= T's xid.  This is the
- *	    statement-snapshot case: T commits after sigma was taken but before
- *	    the bound is computed, and still holds it.  A merged entry counts
- *	    whenever either of its parts would: sigma seeing the later commit
- *	    sees the earlier one.  A prepared T counts while in progress and
- *	    afterwards as a pushed entry.
+ *	    earlier spinlock section of S, which, before releasing S's spinlock,
+ *	    made an entry E of T's backend (or of its worker) hold m: w0, w1,
+ *	    then ms (or the overflow ms, which is <= m's ms); if E already held
+ *	    a smaller first id of T, it kept it.  The reader took the spinlock
+ *	    after, so at step 2 it sees E holding m with seq even and unchanged
+ *	    (the key changes only when E is recycled, which needs E inactive, or
+ *	    freed, which needs T ended) unless T's end made E inactive
+ *	    meanwhile.  T's end pushes to the ring (COMMIT) or the prepared
+ *	    table (PRE_PREPARE) before that store, and the reader reads ms
+ *	    before, with read barriers, the rings and then the prepared table;
+ *	    so a reader that sees E inactive (or freed, or recycled for another
+ *	    state) sees T's pushed entry.  A reader whose reads of E interleave
+ *	    with T's end and the next transaction's reactivation may read
+ *	    positions of either, or a mix of their halves: each only lowers
+ *	    the bound (a stall), and T's entry is in the ring all the same.
+ *	    A pushed entry counts: T committed after sigma was taken (R is
+ *	    invisible to sigma), so sigma does not see T committed, and T's xid
+ *	    is not removable while sigma's backend advertises an xmin <= sigma's
+ *	    xmin <= T's xid.  This is the statement-snapshot case: T commits
+ *	    after sigma was taken but before the bound is computed, and still
+ *	    holds it.  A merged entry counts whenever either of its parts would:
+ *	    sigma seeing the later commit sees the earlier one.  A prepared T
+ *	    counts while in progress and afterwards as a pushed entry.
+ *	The inline path needs E inactive and E still the backend's entry for
+ *	S: it runs only when S is ulid_bound_last_st and not ulid_bound_noted,
+ *	i.e. after T's predecessor ended (which made E inactive) with no fresh
+ *	state lookup since (ulid_bound_attach() forgets ulid_bound_last_st, so
+ *	a state slot that gave way to another key is never taken for E's), and
+ *	the slow path sets ulid_bound_last_st only to the state whose entry it
+ *	just made hold.  An entry seen half-written (seq odd) is skipped only
+ *	while it is being claimed, recycled or freed: claimed or recycled for S
+ *	after step 1 (ids >= next), or freed after T ended (pushed).
  *	Several ids per transaction, ids minted before the xid (a SELECT
  *	before the INSERT) and rolled-back savepoints only make the recorded
  *	first id smaller or extra: conservative.  Rows of transactions that
  *	abort stop holding the bound at their end.
  *	Limits: ids of S must increase, which ulid_monotonic_reset(),
- *	snowflake_reset() and ulid_floor_repair(lower) give up (they say so);
- *	and the bound is per server: a hot standby does not know the primary's
- *	transactions, so the functions refuse there (0A000).
+ *	snowflake_reset(), cosid80_reset() and ulid_floor_repair(lower) give up
+ *	(they say so); and the bound is per server: a hot standby does not
+ *	know the primary's transactions, so the functions refuse there (0A000).
  *
  * Cost (callgrind, PostgreSQL 15): two instructions per id after a
  * transaction's first of a state (compare and branch: gen_monotonic_ulid()
@@ -130,18 +162,9 @@
 #define BOUND_DSM_NAME		"ulid stable bound v1"
 #define BOUND_MAGIC			0x55424E44	/* "UBND" */
 #define PREPARED_DIR		"ulid_prepared"
-#define PREPARED_MAGIC		0x55425031	/* "UBP1" */
+#define PREPARED_MAGIC		0x55425032	/* "UBP2" */
 
-typedef struct LiveEntry
-{
-	pg_atomic_uint32 seq;		/* even: stable; odd: being written */
-	uint32		kind;			/* 0: free */
-	uint64		w0;
-	uint64		w1;
-	int64		ms;
-	TimestampTz since;
-	uint8		key[ULID_STATE_KEY_BYTES];
-} LiveEntry;
+typedef UlidBoundEntry LiveEntry;
 
 /* an ended (committed) or prepared transaction's entry */
 typedef struct EndedEntry
@@ -150,8 +173,7 @@ typedef struct EndedEntry
 	uint32		kind;			/* KIND_ANY: w0, w1 unused */
 	uint64		w0;
 	uint64		w1;
-	int64		ms;
-	TimestampTz since;
+	int64		ms;				/* its first id's ms: "since" */
 	uint8		key[ULID_STATE_KEY_BYTES];
 } EndedEntry;
 
@@ -159,7 +181,7 @@ typedef struct BoundSlot
 {
 	LiveEntry	live[LIVE_PER_SLOT];
 	pg_atomic_uint64 overflow_ms;	/* PG_INT64_MAX: none */
-	TimestampTz overflow_since;
+	pg_atomic_uint32 foreign;	/* parallel workers claimed or overflowed */
 	slock_t		lock;			/* the ring */
 	int			nended;			/* oldest first */
 	EndedEntry	ended[ENDED_PER_SLOT];
@@ -179,6 +201,11 @@ static BoundSlot *my_slot = NULL;
 static FullTransactionId ending_fxid;
 
 ULID_HIDDEN const UlidGenState *ulid_bound_noted = NULL;
+ULID_HIDDEN const UlidGenState *ulid_bound_last_st = NULL;
+ULID_HIDDEN UlidBoundEntry *ulid_bound_last = NULL;
+
+/* this transaction minted (ulid_bound_noted is copied here when reset) */
+static bool bound_minted = false;
 
 static shmem_request_hook_type prev_shmem_request_hook = NULL;
 static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
@@ -229,8 +256,12 @@ init_bound(BoundShared *b, uint32 nslots, uint32 nprepared)
 		int			j;
 
 		for (j = 0; j < LIVE_PER_SLOT; j++)
+		{
 			pg_atomic_init_u32(&s->live[j].seq, 0);
+			s->live[j].ms = ULID_BOUND_INACTIVE;
+		}
 		pg_atomic_init_u64(&s->overflow_ms, (uint64) PG_INT64_MAX);
+		pg_atomic_init_u32(&s->foreign, 0);
 		SpinLockInit(&s->lock);
 	}
 	load_prepared(b);
@@ -268,9 +299,11 @@ ulid_stable_bound_init(void)
 {
 	/*
 	 * In every process that loads the library: a leader whose parallel
-	 * workers minted must clear its slot even if it minted nothing itself.
+	 * workers minted must end their entries even if it minted nothing.
 	 */
+#ifndef ULID_NO_STABLE_BOUND
 	RegisterXactCallback(bound_xact_callback, NULL);
+#endif
 	if (!process_shared_preload_libraries_in_progress)
 		return;
 	prev_shmem_request_hook = shmem_request_hook;
@@ -286,6 +319,8 @@ ULID_DSM_INIT_CALLBACK(dsm_init, ptr)
 	init_bound((BoundShared *) ptr, slots_wanted(), prepared_wanted());
 }
 #endif
+
+static void free_leftovers(BoundSlot *s);
 
 /*
  * This process's slot, attaching to the DSM segment if needed; quiet: only
@@ -332,12 +367,17 @@ attach_slot(bool quiet)
 	/* a parallel worker records into its leader's slot */
 	leader = MyProc->lockGroupLeader ? MyProc->lockGroupLeader : MyProc;
 	my_slot = slot_at(bound, (uint32) (leader - ProcGlobal->allProcs));
+	if (!IsParallelWorker())
+		free_leftovers(my_slot);
 }
 
 void
 ulid_bound_attach(void)
 {
+	/* a state looked up afresh: forget the pointers, keep "minted" */
+	bound_minted |= ulid_bound_noted != NULL;
 	ulid_bound_noted = NULL;
+	ulid_bound_last_st = NULL;
 	if (unlikely(my_slot == NULL))
 		attach_slot(false);
 }
@@ -350,35 +390,36 @@ same_state(uint32 kind, const uint8 *key, const UlidGenState *st)
 	return kind == st->kind && memcmp(key, st->key, ULID_STATE_KEY_BYTES) == 0;
 }
 
-void
-ulid_bound_note_first(const UlidGenState *st, uint64 w0, uint64 w1, int64 ms)
+/* e's first position of the transaction; the active marker (ms) last */
+static inline void
+activate(LiveEntry *e, uint64 w0, uint64 w1, int64 ms)
 {
-	BoundSlot  *s = my_slot;
-	uint64		cur;
+	e->w0 = w0;
+	e->w1 = w1;
+	pg_write_barrier();
+	*(volatile int64 *) &e->ms = ms;
+}
+
+/* Give e (claimed: seq odd by the caller) to st, held at (w0, w1, ms). */
+static inline void
+fill(LiveEntry *e, uint32 s1, const UlidGenState *st, uint64 w0, uint64 w1, int64 ms)
+{
+	memcpy(e->key, st->key, ULID_STATE_KEY_BYTES);
+	e->kind = st->kind;
+	e->owner = MyProcPid;
+	e->w0 = w0;
+	e->w1 = w1;
+	e->ms = ms;
+	pg_write_barrier();
+	pg_atomic_write_u32(&e->seq, s1 + 2);
+}
+
+/* Claim a free entry of s for st; NULL when none is free. */
+static LiveEntry *
+claim_free(BoundSlot *s, const UlidGenState *st, uint64 w0, uint64 w1, int64 ms)
+{
 	int			i;
 
-	if (unlikely(s == NULL))
-		return;					/* not attached: cannot happen (gen paths) */
-
-	/* the transaction's entry for st, if it (or a worker) made one */
-	for (i = 0; i < LIVE_PER_SLOT; i++)
-	{
-		LiveEntry  *e = &s->live[i];
-		uint32		s1 = pg_atomic_read_u32(&e->seq);
-		bool		match;
-
-		if (s1 & 1)
-			continue;
-		pg_read_barrier();
-		match = same_state(e->kind, e->key, st);
-		pg_read_barrier();
-		if (match && pg_atomic_read_u32(&e->seq) == s1)
-		{
-			ulid_bound_noted = st;
-			return;
-		}
-	}
-	/* claim a free one */
 	for (i = 0; i < LIVE_PER_SLOT; i++)
 	{
 		LiveEntry  *e = &s->live[i];
@@ -386,30 +427,156 @@ ulid_bound_note_first(const UlidGenState *st, uint64 w0, uint64 w1, int64 ms)
 
 		if ((s1 & 1) || e->kind != 0)
 			continue;
+		/* a CAS: workers and their leader claim in one slot at once */
 		if (!pg_atomic_compare_exchange_u32(&e->seq, &s1, s1 + 1))
 			continue;
-		e->w0 = w0;
-		e->w1 = w1;
-		e->ms = ms;
-		e->since = GetCurrentTransactionStartTimestamp();
-		memcpy(e->key, st->key, ULID_STATE_KEY_BYTES);
-		e->kind = st->kind;
-		pg_write_barrier();
-		pg_atomic_write_u32(&e->seq, s1 + 2);
-		ulid_bound_noted = st;
-		return;
+		fill(e, s1, st, w0, w1, ms);
+		return e;
 	}
-	/* full: the overflow ms holds every state at ms */
-	cur = pg_atomic_read_u64(&s->overflow_ms);
-	if (cur == (uint64) PG_INT64_MAX)
-		s->overflow_since = GetCurrentTransactionStartTimestamp();
+	return NULL;
+}
+
+/* An entry back to free (its claimer ended, or its process did). */
+static void
+free_entry(LiveEntry *e)
+{
+	uint32		s1 = pg_atomic_read_u32(&e->seq);
+
+	pg_atomic_write_u32(&e->seq, s1 | 1);
+	pg_write_barrier();
+	e->kind = 0;
+	e->owner = 0;
+	e->ms = ULID_BOUND_INACTIVE;
+	pg_write_barrier();
+	pg_atomic_write_u32(&e->seq, (s1 | 1) + 1);
+}
+
+/*
+ * A backend attaching to the slot of its PGPROC frees what the process
+ * before it left there: entries of other pids that are inactive (a process
+ * ends its transaction, FATAL included, before its PGPROC is reused).  A
+ * parallel worker of this backend's running query holds its entries
+ * active: they stay, for this backend's transaction end.
+ */
+static void
+free_leftovers(BoundSlot *s)
+{
+	int			i;
+
+	for (i = 0; i < LIVE_PER_SLOT; i++)
+	{
+		LiveEntry  *e = &s->live[i];
+		uint32		s1 = pg_atomic_read_u32(&e->seq);
+
+		if (!(s1 & 1) && e->kind != 0 && e->owner != MyProcPid &&
+			e->ms == ULID_BOUND_INACTIVE)
+			free_entry(e);
+	}
+}
+
+/* No entry for st: the slot's overflow ms holds every state at ms. */
+static void
+note_overflow(BoundSlot *s, int64 ms)
+{
+	uint64		cur = pg_atomic_read_u64(&s->overflow_ms);
+
 	while ((int64) cur > ms &&
 		   !pg_atomic_compare_exchange_u64(&s->overflow_ms, &cur, (uint64) ms))
 		;
-	ulid_bound_noted = st;
 }
 
-/* The slot's live entries (and overflow) as ended entries of fxid. */
+/*
+ * A parallel worker: its own entries in its leader's slot, claimed for the
+ * query (never recycled), released by the leader's transaction end, which
+ * the foreign flag tells to look.
+ */
+static void
+note_worker(BoundSlot *s, const UlidGenState *st, uint64 w0, uint64 w1, int64 ms)
+{
+	int			i;
+
+	for (i = 0; i < LIVE_PER_SLOT; i++)
+	{
+		LiveEntry  *e = &s->live[i];
+
+		if (e->owner == MyProcPid && e->kind != 0 && same_state(e->kind, e->key, st))
+			return;				/* held since an earlier id */
+	}
+	pg_atomic_write_u32(&s->foreign, 1);
+	pg_memory_barrier();
+	if (claim_free(s, st, w0, w1, ms) == NULL)
+		note_overflow(s, ms);
+}
+
+/*
+ * The first id of st in this transaction, unless st is the state of the
+ * backend's last first id (ulid_bound_note() does that one inline).  The
+ * backend's entries stay claimed across its transactions: its entry for st,
+ * else a free one, else one of its inactive ones recycled, else the
+ * overflow ms.
+ */
+void
+ulid_bound_note_first(const UlidGenState *st, uint64 w0, uint64 w1, int64 ms)
+{
+	BoundSlot  *s = my_slot;
+	LiveEntry  *e = NULL;
+	LiveEntry  *spare = NULL;
+	int			i;
+
+	if (unlikely(s == NULL))
+		return;					/* not attached: cannot happen (gen paths) */
+	ulid_bound_noted = st;
+	ulid_bound_last_st = NULL;
+	if (unlikely(IsParallelWorker()))
+	{
+		note_worker(s, st, w0, w1, ms);
+		return;
+	}
+	/* this backend's entries: only it writes them (plain reads) */
+	for (i = 0; i < LIVE_PER_SLOT; i++)
+	{
+		LiveEntry  *c = &s->live[i];
+
+		if (c->kind == 0 || c->owner != MyProcPid)
+			continue;
+		if (same_state(c->kind, c->key, st))
+		{
+			e = c;
+			break;
+		}
+		if (c->ms == ULID_BOUND_INACTIVE &&
+			(spare == NULL || spare == ulid_bound_last))
+			spare = c;			/* the last state's entry only if no other */
+	}
+	if (e != NULL)
+	{
+		/* active already: an earlier id of this transaction holds it */
+		if (e->ms == ULID_BOUND_INACTIVE)
+			activate(e, w0, w1, ms);
+	}
+	else if ((e = claim_free(s, st, w0, w1, ms)) == NULL && spare != NULL)
+	{
+		/* recycled: inactive, so no reader needs its old state's entry */
+		uint32		s1 = pg_atomic_read_u32(&spare->seq);
+
+		pg_atomic_write_u32(&spare->seq, s1 + 1);
+		pg_write_barrier();
+		fill(spare, s1, st, w0, w1, ms);
+		e = spare;
+	}
+	if (e == NULL)
+	{
+		note_overflow(s, ms);
+		return;
+	}
+	ulid_bound_last = e;
+	ulid_bound_last_st = st;
+}
+
+/*
+ * The slot's active entries (and overflow) as ended entries of fxid: this
+ * backend's own and, when the foreign flag is up, its workers'.
+ */
 static int
 collect_live(BoundSlot *s, FullTransactionId fxid, EndedEntry *out)
 {
@@ -421,14 +588,13 @@ collect_live(BoundSlot *s, FullTransactionId fxid, EndedEntry *out)
 	{
 		LiveEntry  *e = &s->live[i];
 
-		if (e->kind == 0)
+		if (e->kind == 0 || e->ms == ULID_BOUND_INACTIVE)
 			continue;
 		out[n].fxid = fxid;
 		out[n].kind = e->kind;
 		out[n].w0 = e->w0;
 		out[n].w1 = e->w1;
 		out[n].ms = e->ms;
-		out[n].since = e->since;
 		memcpy(out[n].key, e->key, ULID_STATE_KEY_BYTES);
 		n++;
 	}
@@ -438,32 +604,39 @@ collect_live(BoundSlot *s, FullTransactionId fxid, EndedEntry *out)
 		out[n].fxid = fxid;
 		out[n].kind = KIND_ANY;
 		out[n].ms = oms;
-		out[n].since = s->overflow_since;
 		n++;
 	}
 	return n;
 }
 
+/*
+ * The transaction ended (pushed first where it must be): this backend's
+ * entries inactive, its workers' free, the overflow none.
+ */
 static void
-clear_live(BoundSlot *s)
+end_live(BoundSlot *s)
 {
+	bool		foreign = pg_atomic_read_u32(&s->foreign) != 0;
 	int			i;
 
 	for (i = 0; i < LIVE_PER_SLOT; i++)
 	{
 		LiveEntry  *e = &s->live[i];
-		uint32		s1 = pg_atomic_read_u32(&e->seq);
 
-		if (e->kind == 0 && !(s1 & 1))
+		if (e->kind == 0)
 			continue;
-		/* odd while cleared: a reader skips it (its push came first) */
-		pg_atomic_write_u32(&e->seq, s1 | 1);
-		pg_write_barrier();
-		e->kind = 0;
-		pg_write_barrier();
-		pg_atomic_write_u32(&e->seq, (s1 | 1) + 1);
+		if (e->owner == MyProcPid)
+		{
+			if (e->ms != ULID_BOUND_INACTIVE)
+				*(volatile int64 *) &e->ms = ULID_BOUND_INACTIVE;
+		}
+		else if (foreign && !(pg_atomic_read_u32(&e->seq) & 1))
+			free_entry(e);
 	}
-	pg_atomic_write_u64(&s->overflow_ms, (uint64) PG_INT64_MAX);
+	if (pg_atomic_read_u64(&s->overflow_ms) != (uint64) PG_INT64_MAX)
+		pg_atomic_write_u64(&s->overflow_ms, (uint64) PG_INT64_MAX);
+	if (foreign)
+		pg_atomic_write_u32(&s->foreign, 0);
 }
 
 /* Merge b into a, which committed later: what holds whenever either would. */
@@ -482,7 +655,6 @@ merge_into(EndedEntry *a, const EndedEntry *b)
 	else
 		a->kind = KIND_ANY;
 	a->ms = Min(a->ms, b->ms);
-	a->since = Min(a->since, b->since);
 	/* a keeps its xid: the later commit */
 }
 
@@ -651,46 +823,58 @@ prepare_entries(BoundSlot *s, FullTransactionId fxid)
 	}
 }
 
+/*
+ * A few instructions for a transaction that minted nothing (and whose
+ * workers minted nothing).  Otherwise: at COMMIT with an xid the active
+ * entries go to the ring first; at the end, whatever the outcome, they are
+ * made inactive (the workers' freed).
+ */
 static void
 bound_xact_callback(XactEvent event, void *arg pg_attribute_unused())
 {
-	ulid_bound_noted = NULL;
-	if (unlikely(my_slot == NULL))
+	if (likely(ulid_bound_noted == NULL && !bound_minted))
 	{
-		/* a leader whose workers minted: find its slot where errors may go */
-		if ((event == XACT_EVENT_PRE_COMMIT || event == XACT_EVENT_PRE_PREPARE) &&
-			MyProc != NULL && !IsParallelWorker())
-			attach_slot(true);
-		if (my_slot == NULL)
+		if (unlikely(my_slot == NULL))
+		{
+			/* a leader whose workers minted: find its slot, never failing */
+			if (MyProc == NULL || IsParallelWorker())
+				return;
+			if (event == XACT_EVENT_PRE_COMMIT || event == XACT_EVENT_PRE_PREPARE ||
+				(bound != NULL && event == XACT_EVENT_ABORT))
+				attach_slot(true);
+			if (my_slot == NULL)
+				return;
+		}
+		if (likely(pg_atomic_read_u32(&my_slot->foreign) == 0))
 			return;
 	}
+	if (unlikely(my_slot == NULL))
+		return;					/* minted without a slot: cannot happen */
 	switch (event)
 	{
 		case XACT_EVENT_PRE_COMMIT:
 			ending_fxid = GetTopFullTransactionIdIfAny();
-			break;
+			return;
+		case XACT_EVENT_PRE_PREPARE:
+			if (FullTransactionIdIsValid(GetTopFullTransactionIdIfAny()))
+				prepare_entries(my_slot, GetTopFullTransactionIdIfAny());
+			return;
 		case XACT_EVENT_COMMIT:
 			if (!FullTransactionIdIsValid(ending_fxid))
 				ending_fxid = GetTopFullTransactionIdIfAny();
 			if (FullTransactionIdIsValid(ending_fxid))
 				push_ended(my_slot, ending_fxid);	/* first ... */
-			clear_live(my_slot);	/* ... then cleared */
-			ending_fxid = InvalidFullTransactionId;
 			break;
 		case XACT_EVENT_ABORT:
-			clear_live(my_slot);
-			ending_fxid = InvalidFullTransactionId;
-			break;
-		case XACT_EVENT_PRE_PREPARE:
-			if (FullTransactionIdIsValid(GetTopFullTransactionIdIfAny()))
-				prepare_entries(my_slot, GetTopFullTransactionIdIfAny());
-			break;
 		case XACT_EVENT_PREPARE:
-			clear_live(my_slot);
 			break;
 		default:
-			break;				/* a parallel worker's events: its leader's */
+			return;				/* a parallel worker's events: its leader's */
 	}
+	end_live(my_slot);			/* ... then ended */
+	ending_fxid = InvalidFullTransactionId;
+	ulid_bound_noted = NULL;
+	bound_minted = false;
 }
 
 /* ---- the reader ------------------------------------------------------------ */
@@ -813,15 +997,19 @@ bound_scan(const UlidGenState *st, Pos next, PosAtMs at_ms, const void *arg)
 						w1;
 			bool		match;
 
-			if ((s1 & 1) || e->kind == 0)
+			if (s1 & 1)
 				continue;
 			pg_read_barrier();
 			kind = e->kind;
+			/* the marker before the position: the owner writes it last */
+			if (kind == 0 || *(volatile int64 *) &e->ms == ULID_BOUND_INACTIVE)
+				continue;
+			pg_read_barrier();
 			w0 = e->w0;
 			w1 = e->w1;
 			match = same_state(kind, e->key, st);
 			pg_read_barrier();
-			/* changed meanwhile: cleared (pushed), or claimed after next */
+			/* state changed meanwhile: released, or recycled after next */
 			if (match && pg_atomic_read_u32(&e->seq) == s1)
 				consider(&b, kind, w0, w1, 0, at_ms, arg);
 		}
@@ -959,12 +1147,15 @@ sf_pos_at_ms(const void *arg, int64 ms)
 	return p;
 }
 
-PG_FUNCTION_INFO_V1(snowflake_stable_bound);
-Datum
-snowflake_stable_bound(PG_FUNCTION_ARGS)
+/*
+ * The bound of a Snowflake-kind state (snowflake_next()'s, cosid80_next()'s:
+ * one generator, gen_snowflake.c, with positions (tick, sequence)) of layout
+ * l and node, as its tick and sequence; fn names the caller for errors.
+ */
+void
+ulid_sf_stable_bound(const sfl_layout *l, UlidStateKind kind, int64 node,
+					 const char *fn, int64 *tick, uint64 *seq)
 {
-	const sfl_layout *l;
-	int64		node;
 	uint8		key[ULID_STATE_KEY_BYTES] = {0};
 	sfl_key		bits;
 	uint32		inc;
@@ -974,28 +1165,7 @@ snowflake_stable_bound(PG_FUNCTION_ARGS)
 	int64		first,
 				last;
 
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
-	refuse_in_recovery("snowflake_stable_bound()");
-	l = sf_layout_arg(fcinfo, 0);
-	if (PG_NARGS() < 2 || PG_ARGISNULL(1))
-	{
-		node = ulid_node_id();
-		if (node < 0)
-			ulid_node_report_none("Snowflake", "snowflake_stable_bound(layout)",
-								  "snowflake_stable_bound(layout, node)");
-	}
-	else
-		node = PG_GETARG_INT64(1);
-	if (node < 0 || (uint64) node > sfl_max_node(l))
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("node " INT64_FORMAT " does not fit the layout %s",
-						node, sf_layout_name(l)),
-				 errdetail("Its node fields hold %d bits together: nodes 0 to " UINT64_FORMAT ".",
-						   l->node_bits, sfl_max_node(l))));
-	ulid_node_require_owned(node, "snowflake_stable_bound(layout, node)");
-
+	refuse_in_recovery(fn);
 	/* the key of gen_snowflake.c's states: the bit structure, then the node */
 	memset(&bits, 0, sizeof(bits));
 	sfl_layout_key(l, &bits);
@@ -1008,7 +1178,7 @@ snowflake_stable_bound(PG_FUNCTION_ARGS)
 	{
 		bool		stale;
 
-		st = ulid_state_get(ULID_STATE_SNOWFLAKE, key, &inc);
+		st = ulid_state_get(kind, key, &inc);
 		ulid_bound_attach();
 		/* word[0], word[1]: gen_snowflake.c's last tick and sequence */
 		SpinLockAcquire(&st->mutex);
@@ -1042,10 +1212,52 @@ snowflake_stable_bound(PG_FUNCTION_ARGS)
 		next.w0 = (uint64) last;	/* past the layout's end: its last id */
 		next.w1 = max_seq;
 	}
-	PG_RETURN_INT64((int64) sfl_pack(l, (int64) next.w0, (uint64) node, next.w1));
+	*tick = (int64) next.w0;
+	*seq = next.w1;
+}
+
+PG_FUNCTION_INFO_V1(snowflake_stable_bound);
+Datum
+snowflake_stable_bound(PG_FUNCTION_ARGS)
+{
+	const sfl_layout *l;
+	int64		node;
+	int64		tick;
+	uint64		seq;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	refuse_in_recovery("snowflake_stable_bound()");
+	l = sf_layout_arg(fcinfo, 0);
+	if (PG_NARGS() < 2 || PG_ARGISNULL(1))
+	{
+		node = ulid_node_id();
+		if (node < 0)
+			ulid_node_report_none("Snowflake", "snowflake_stable_bound(layout)",
+								  "snowflake_stable_bound(layout, node)");
+	}
+	else
+		node = PG_GETARG_INT64(1);
+	if (node < 0 || (uint64) node > sfl_max_node(l))
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("node " INT64_FORMAT " does not fit the layout %s",
+						node, sf_layout_name(l)),
+				 errdetail("Its node fields hold %d bits together: nodes 0 to " UINT64_FORMAT ".",
+						   l->node_bits, sfl_max_node(l))));
+	ulid_node_require_owned(node, "snowflake_stable_bound(layout, node)");
+	ulid_sf_stable_bound(l, ULID_STATE_SNOWFLAKE, node, "snowflake_stable_bound()", &tick, &seq);
+	PG_RETURN_INT64((int64) sfl_pack(l, tick, (uint64) node, seq));
 }
 
 /* ---- for ulid_health() ------------------------------------------------------ */
+
+/* "since": the first id's ms, which is when the entry began to hold */
+static TimestampTz
+ms_to_timestamptz(int64 ms)
+{
+	return (TimestampTz) ms * 1000 - ULID_UNIX_TO_PG_USECS;
+}
 
 bool
 ulid_bound_oldest_holder(UlidBoundHolder *out)
@@ -1066,12 +1278,17 @@ ulid_bound_oldest_holder(UlidBoundHolder *out)
 			uint32		s1 = pg_atomic_read_u32(&e->seq);
 			UlidBoundHolder h;
 
-			if ((s1 & 1) || e->kind == 0)
+			int64		ms;
+
+			if (s1 & 1)
 				continue;
 			pg_read_barrier();
+			ms = *(volatile int64 *) &e->ms;
+			if (e->kind == 0 || ms == ULID_BOUND_INACTIVE)
+				continue;
 			h.pid = ProcGlobal->allProcs[i].pid;
 			h.xid = InvalidTransactionId;
-			h.since = e->since;
+			h.since = ms_to_timestamptz(ms);
 			h.kind = e->kind;
 			memcpy(h.key, e->key, ULID_STATE_KEY_BYTES);
 			pg_read_barrier();
@@ -1093,11 +1310,11 @@ ulid_bound_oldest_holder(UlidBoundHolder *out)
 
 			if (!TransactionIdIsInProgress(XidFromFullTransactionId(e->fxid)))
 				continue;
-			if (!found || e->since < out->since)
+			if (!found || ms_to_timestamptz(e->ms) < out->since)
 			{
 				out->pid = 0;
 				out->xid = XidFromFullTransactionId(e->fxid);
-				out->since = e->since;
+				out->since = ms_to_timestamptz(e->ms);
 				out->kind = e->kind;
 				memcpy(out->key, e->key, ULID_STATE_KEY_BYTES);
 			}

@@ -112,7 +112,15 @@ CG_ROWS=(
 	"core uuid_out|uuid_out|SELECT count(v::text) FROM cg_t"
 	"core nextval (a plain sequence)|nextval_oid|SELECT count(nextval('cg_seq')) FROM generate_series(1, $CG_N)"
 	"gen_uuidv7(at)|gen_uuidv7_at|SELECT count(gen_uuidv7('2026-01-01Z'::timestamptz)) FROM generate_series(1, $CG_N)"
+	# the stable bound's cost (issue 41): "TX:" runs the statement CG_TX_N
+	# times, each its own transaction (postgres --single), so every call is
+	# its transaction's first id; the rows above mint in one transaction
+	"gen_monotonic_ulid(), a transaction's first id|gen_monotonic_ulid@first|TX:SELECT gen_monotonic_ulid()"
+	"snowflake_next('twitter'), a transaction's first id|snowflake_next@first|TX:SELECT snowflake_next('twitter')"
+	"stable-bound transaction callback, per transaction that minted|bound_xact_callback@minted|TX:SELECT gen_monotonic_ulid()"
+	"stable-bound transaction callback, per transaction that minted nothing|bound_xact_callback@idle|TX:SELECT 1"
 )
+CG_TX_N=$((CG_N / 10 > 200 ? CG_N / 10 : 200))
 # PostgreSQL 18's own UUIDv7 generators
 if [ "${PG_VERSION_NUM:-0}" -ge 18 ]; then
 	CG_ROWS+=(
@@ -131,17 +139,24 @@ if [ -n "${ULID_BENCH_CG_ONLY:-}" ]; then
 fi
 chown postgres: "$cg_dir" 2>/dev/null || true
 declare -A IR
+# calls per row: CG_N, or CG_TX_N for a "TX:" row
+cg_calls() { [[ $1 == TX:* ]] && echo "$CG_TX_N" || echo "$CG_N"; }
 # cg_pass NAME ROW...: one valgrind run toggling the rows' functions; adds
-# each function's inclusive Ir to IR
+# each function's inclusive Ir to IR (under the key $CG_KEY_PREFIX$fn)
+CG_KEY_PREFIX=
 cg_pass() {
-	local pass=$1 row fn sql toggles=() queries="" out keys=()
+	local pass=$1 row fn sql toggles=() queries="" out keys=() i
 	shift
 	out=$cg_dir/callgrind.$pass.out
 	for row in "$@"; do
 		IFS='|' read -r _ fn sql _ <<<"$row"
 		toggles+=("--toggle-collect=${fn%%@*}")
 		keys+=("$fn")
-		queries+="$sql"$'\n'
+		if [[ $sql == TX:* ]]; then
+			for ((i = 0; i < CG_TX_N; i++)); do queries+="${sql#TX:}"$'\n'; done
+		else
+			queries+="$sql"$'\n'
+		fi
 	done
 	cg_single valgrind --tool=callgrind --collect-atstart=no "${toggles[@]}" \
 		--callgrind-out-file="$out" <<<"$queries" >"$cg_dir/run.$pass.log" 2>&1 || {
@@ -174,19 +189,58 @@ cg_pass() {
 		/^cfn=/ { name(substr($0, 5)); next }
 		/^[0-9+*-]/ { if (cur != "") ir[cur] += $2; next }
 		END { for (f in ir) print f, ir[f] }' "$out")
-	for fn in "${keys[@]}"; do IR[$fn]=${pass_ir[${fn%%@*}]:-0}; done
+	for fn in "${keys[@]}"; do IR[$CG_KEY_PREFIX$fn]=${pass_ir[${fn%%@*}]:-0}; done
 }
-cg_together=()
-cg_alone=()
+# cg_rows ROW...: the rows in as few valgrind runs as their toggles allow
+cg_rows() {
+	local row fn cg_together=() cg_alone=()
+	for row in "$@"; do
+		IFS='|' read -r _ fn _ <<<"$row"
+		if [[ $row == *"|alone" || $fn == *@* ]]; then cg_alone+=("$row"); else cg_together+=("$row"); fi
+	done
+	[ ${#cg_together[@]} -gt 0 ] && cg_pass "${CG_KEY_PREFIX%:}together" "${cg_together[@]}"
+	for row in "${cg_alone[@]}"; do
+		IFS='|' read -r _ fn _ <<<"$row"
+		cg_pass "${CG_KEY_PREFIX%:}${fn/@/.}" "$row"
+	done
+}
+cg_rows "${CG_ROWS[@]}"
+
+# The stable bound's baseline: the same rows on a build with
+# -DULID_NO_STABLE_BOUND (no note, no transaction callback), made in a copy
+# of the tree (only the files that include stable_bound.h recompile) and
+# swapped in for the single-user runs (a rename: the running bench server
+# keeps its mapping), then swapped back.
+CG_BOUND_FNS=" gen_monotonic_ulid snowflake_next bound_xact_callback "
+cg_bound_rows=()
 for row in "${CG_ROWS[@]}"; do
 	IFS='|' read -r _ fn _ <<<"$row"
-	if [[ $row == *"|alone" || $fn == *@* ]]; then cg_alone+=("$row"); else cg_together+=("$row"); fi
+	[[ $CG_BOUND_FNS == *" ${fn%%@*} "* ]] && [[ $fn != *@own && $fn != *@ids ]] && cg_bound_rows+=("$row")
 done
-[ ${#cg_together[@]} -gt 0 ] && cg_pass together "${cg_together[@]}"
-for row in "${cg_alone[@]}"; do
-	IFS='|' read -r _ fn _ <<<"$row"
-	cg_pass "${fn/@/.}" "$row"
-done
+cg_so=$ULID_WORK/install$("$PG_CONFIG" --pkglibdir)/ulid.so
+cg_nobound=false
+if [ ${#cg_bound_rows[@]} -gt 0 ] && [ -f "$cg_so" ]; then
+	nb=$cg_dir/nobound
+	rm -rf "$nb"
+	mkdir -p "$nb"
+	(cd "$ULID_ROOT" && tar --exclude=./.git -cf - .) | (cd "$nb" && tar -xf -)
+	for f in $(grep -l '"stable_bound.h"' "$nb"/src/*.c); do rm -f "${f%.c}.o"; done
+	rm -f "$nb/ulid.so"
+	if make -C "$nb" -s PG_CONFIG="$PG_CONFIG" PG_CFLAGS="${PG_CFLAGS:-} -DULID_NO_STABLE_BOUND" ulid.so \
+		>"$cg_dir/nobound.build.log" 2>&1; then
+		mv "$cg_so" "$cg_so.bound"
+		cp "$nb/ulid.so" "$cg_so.nobound"
+		mv "$cg_so.nobound" "$cg_so"
+		CG_KEY_PREFIX=nobound:
+		cg_rows "${cg_bound_rows[@]}"
+		CG_KEY_PREFIX=
+		mv "$cg_so.bound" "$cg_so"
+		cg_nobound=true
+	else
+		cat "$cg_dir/nobound.build.log" >&2
+		echo "bench: the -DULID_NO_STABLE_BOUND build failed: no baseline for the stable bound" >&2
+	fi
+fi
 
 report ""
 report "## Instructions per call (callgrind)"
@@ -199,8 +253,8 @@ report "| function | C function | Ir per call | vs floor | vs gen_random_uuid() 
 report "|---|---|---:|---:|---:|"
 cg_missing=0
 for row in "${CG_ROWS[@]}"; do
-	IFS='|' read -r label fn _ <<<"$row"
-	MED[ir_$fn]=$(awk -v t="${IR[$fn]:-0}" -v n="$CG_N" 'BEGIN { printf "%.0f", t / n }')
+	IFS='|' read -r label fn sql _ <<<"$row"
+	MED[ir_$fn]=$(awk -v t="${IR[$fn]:-0}" -v n="$(cg_calls "$sql")" 'BEGIN { printf "%.0f", t / n }')
 	if [ "${MED[ir_$fn]}" -le 0 ]; then
 		cg_missing=$((cg_missing + 1))
 		echo "bench: no instruction count for $fn" >&2
@@ -214,6 +268,31 @@ for row in "${CG_ROWS[@]}"; do
 	report "| $label | \`${fn%%@*}\` | ${MED[ir_$fn]} | $vs_floor | $vs_uuid |"
 	summary "ir_$fn" "$label, instructions per call" "${MED[ir_$fn]}"
 done
+if $cg_nobound; then
+	report ""
+	report "The stable bound's cost (issue 41): the same rows on a build with \`-DULID_NO_STABLE_BOUND\`"
+	report "(no note, no transaction callback); \"first id\" rows run $CG_TX_N one-call transactions, the"
+	report "callback's rows give Ir per transaction (its PRE_COMMIT and COMMIT calls together)."
+	report ""
+	report "| row | with the bound | without | added | target |"
+	report "|---|---:|---:|---:|---|"
+	for row in "${cg_bound_rows[@]}"; do
+		IFS='|' read -r label fn sql _ <<<"$row"
+		with=${MED[ir_$fn]}
+		without=$(awk -v t="${IR[nobound:$fn]:-0}" -v n="$(cg_calls "$sql")" 'BEGIN { printf "%.0f", t / n }')
+		added=$((with - without))
+		case $fn in
+		*@first) limit=10 ;;
+		bound_xact_callback@*) limit= ;;
+		*) limit=2 ;;
+		esac
+		verdict=
+		[ -n "$limit" ] && verdict="$([ "$added" -le "$limit" ] && echo meets || echo MISSES) (at most +$limit)"
+		[ "$fn" = gen_monotonic_ulid ] || [ "$fn" = snowflake_next ] && label="$label, later ids of a transaction"
+		report "| $label | $with | $without | +$added | $verdict |"
+		summary "ir_bound_$fn" "$label, Ir added by the stable bound" "$added"
+	done
+fi
 if [ -z "${ULID_BENCH_CG_ONLY:-}" ]; then
 	report ""
 	report "| instruction target | value | verdict |"

@@ -181,6 +181,8 @@ check "long transaction: ulid_health() has no stable_bound row within its first 
 sleep 10
 check "long transaction: after 10 s ulid_health() names its backend, with the fix" "stable_bound|warning|$hpid|t" \
 	"$(psqlx $S -c "SELECT check_name, severity, substring(detail FROM '^Backend ([0-9]+)'), fix LIKE '%pg_cancel_backend($hpid)%' FROM ulid_health() WHERE check_name = 'stable_bound'")"
+check "long transaction: ulid_health() says since when: its first id's time" t \
+	"$(psqlx $S -c "SELECT substring(detail FROM 'since its first id at (.*) \([0-9]+ s\)')::timestamptz = ulid_time('$hid') FROM ulid_health() WHERE check_name = 'stable_bound'")"
 psqlx $S -c "SELECT pg_terminate_backend($hpid)" >/dev/null
 sleep 0.5
 check "pg_terminate_backend: its transaction no longer holds the bound" f "$(bound_le "$hid")"
