@@ -110,7 +110,7 @@ report_exhausted(bool advanced, int64 own_floor)
  * more.  Randomness is always drawn outside the spinlock.
  */
 static pg_noinline Datum
-issue(UlidGenState *st, uint64 step, pg_ulid_t *u)
+issue(UlidGenState *st, uint64 step, pg_ulid_t *u, bool first)
 {
 	uint64		fresh_hi = 0,
 				fresh_lo = 0,
@@ -170,7 +170,10 @@ issue(UlidGenState *st, uint64 step, pg_ulid_t *u)
 			ulid_state_issued(st, ms);
 			if (ms > now)
 				st->borrows++;
-			ulid_bound_note(st, hi, lo, ms);
+			if (first)			/* known: no compare with ulid_bound_noted */
+				ulid_bound_note_new(st, hi, lo, ms);
+			else
+				ulid_bound_note(st, hi, lo, ms);
 		}
 		SpinLockRelease(&st->mutex);
 
@@ -224,15 +227,20 @@ mint(UlidGenState *st, int64 now, uint64 step, pg_ulid_t *u, bool first)
 		st->issued++;
 		if (ms > now)
 			st->borrows++;
-		if (first)
-			ulid_bound_note_new(st, hi, lo, ms);
+		if (first && !ulid_bound_note_last(st, hi, lo, ms))
+		{
+			ulid_bound_note_first(st, hi, lo, ms);
+			/* reloaded: hi and lo live across no call (no extra register) */
+			hi = st->word[W_HI];
+			lo = st->word[W_LO];
+		}
 		SpinLockRelease(&st->mutex);
 		ulid_store_be64(u->data, hi);
 		ulid_store_be64(u->data + 8, lo);
 		PG_RETURN_ULID_P(u);
 	}
 	SpinLockRelease(&st->mutex);
-	return issue(st, step, u);
+	return issue(st, step, u, first);
 }
 
 PG_FUNCTION_INFO_V1(gen_monotonic_ulid);

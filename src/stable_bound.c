@@ -121,14 +121,26 @@
  *	(they say so); and the bound is per server: a hot standby does not
  *	know the primary's transactions, so the functions refuse there (0A000).
  *
- * Cost (callgrind, PostgreSQL 15): two instructions per id after a
- * transaction's first of a state (compare and branch: gen_monotonic_ulid()
- * 184 -> 186 Ir per call in test/bench's instructions section, whose calls
- * share one transaction; snowflake_next() 269 -> 271); the first id of a
- * transaction takes the slow path and claims an entry (gen_monotonic_ulid()
- * +240 Ir, snowflake_next() +130, one call per transaction in a
- * single-user backend), and the transaction's end runs the callback (about
- * 160 Ir).
+ * Cost (callgrind, PostgreSQL 15, test/bench's instructions section
+ * against a -DULID_NO_STABLE_BOUND build of the same tree; "first id": one
+ * call per transaction in a single-user backend, floor moves and layout
+ * decoding not counted).  Later ids of a transaction: the compare and
+ * branch, 2 Ir (gen_monotonic_ulid() 185 -> 187 Ir per call,
+ * snowflake_next() 269 -> 268: the two instructions, 2.0 per call on
+ * stable_bound.h's lines, and code placement).  A transaction's first id on
+ * the state the backend minted on last: 9 Ir of the bound's own (the
+ * compare, then the inline reactivation: compare with ulid_bound_last_st,
+ * load the entry, store w0, w1, ms, the pointer), measured
+ * gen_monotonic_ulid() 326 -> 340 (+14: the 9, and 5 of code generation in
+ * the duplicated fast path: step and byte stores) and snowflake_next()
+ * 500 -> 506 (+6: the 9, less 3 of code placement).  The transaction
+ * callback: 22 Ir per transaction that minted nothing (two calls: four
+ * compares each), 81 per transaction that minted (PRE_COMMIT takes the
+ * xid; COMMIT makes the one entry inactive, pushing it first when there is
+ * an xid).  Before this design (entries claimed and cleared per
+ * transaction) the first id cost +240 Ir (gen_monotonic_ulid()) and +130
+ * (snowflake_next()), the callback about 160.  A first id on another state
+ * takes ulid_bound_note_first() (a scan of the slot's 8 entries).
  *
  *-------------------------------------------------------------------------
  */
@@ -206,6 +218,9 @@ ULID_HIDDEN UlidBoundEntry *ulid_bound_last = NULL;
 
 /* this transaction minted (ulid_bound_noted is copied here when reset) */
 static bool bound_minted = false;
+
+/* it took ulid_bound_note_first(): entries other than ulid_bound_last */
+static bool bound_slow = false;
 
 static shmem_request_hook_type prev_shmem_request_hook = NULL;
 static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
@@ -293,6 +308,7 @@ shmem_startup(void)
 }
 
 static void bound_xact_callback(XactEvent event, void *arg);
+static inline bool only_last(BoundSlot *s);
 
 void
 ulid_stable_bound_init(void)
@@ -527,6 +543,7 @@ ulid_bound_note_first(const UlidGenState *st, uint64 w0, uint64 w1, int64 ms)
 		return;					/* not attached: cannot happen (gen paths) */
 	ulid_bound_noted = st;
 	ulid_bound_last_st = NULL;
+	bound_slow = true;
 	if (unlikely(IsParallelWorker()))
 	{
 		note_worker(s, st, w0, w1, ms);
@@ -574,6 +591,18 @@ ulid_bound_note_first(const UlidGenState *st, uint64 w0, uint64 w1, int64 ms)
 }
 
 /*
+ * Whether the transaction's only entry that can be active is
+ * ulid_bound_last: it noted nothing out of line (which also gives the
+ * overflow), and no worker of it minted.
+ */
+static inline bool
+only_last(BoundSlot *s)
+{
+	return !bound_slow && ulid_bound_last != NULL &&
+		pg_atomic_read_u32(&s->foreign) == 0;
+}
+
+/*
  * The slot's active entries (and overflow) as ended entries of fxid: this
  * backend's own and, when the foreign flag is up, its workers'.
  */
@@ -582,13 +611,15 @@ collect_live(BoundSlot *s, FullTransactionId fxid, EndedEntry *out)
 {
 	int			n = 0;
 	int			i;
-	int64		oms = (int64) pg_atomic_read_u64(&s->overflow_ms);
+	int64		oms;
+	bool		all = !only_last(s);
 
 	for (i = 0; i < LIVE_PER_SLOT; i++)
 	{
 		LiveEntry  *e = &s->live[i];
 
-		if (e->kind == 0 || e->ms == ULID_BOUND_INACTIVE)
+		if (e->kind == 0 || e->ms == ULID_BOUND_INACTIVE ||
+			!(all || e == ulid_bound_last))
 			continue;
 		out[n].fxid = fxid;
 		out[n].kind = e->kind;
@@ -598,6 +629,7 @@ collect_live(BoundSlot *s, FullTransactionId fxid, EndedEntry *out)
 		memcpy(out[n].key, e->key, ULID_STATE_KEY_BYTES);
 		n++;
 	}
+	oms = all ? (int64) pg_atomic_read_u64(&s->overflow_ms) : PG_INT64_MAX;
 	if (oms != PG_INT64_MAX)
 	{
 		memset(&out[n], 0, sizeof(EndedEntry));
@@ -619,6 +651,12 @@ end_live(BoundSlot *s)
 	bool		foreign = pg_atomic_read_u32(&s->foreign) != 0;
 	int			i;
 
+	if (only_last(s))
+	{
+		if (ulid_bound_last->ms != ULID_BOUND_INACTIVE)
+			*(volatile int64 *) &ulid_bound_last->ms = ULID_BOUND_INACTIVE;
+		return;
+	}
 	for (i = 0; i < LIVE_PER_SLOT; i++)
 	{
 		LiveEntry  *e = &s->live[i];
@@ -829,10 +867,10 @@ prepare_entries(BoundSlot *s, FullTransactionId fxid)
  * entries go to the ring first; at the end, whatever the outcome, they are
  * made inactive (the workers' freed).
  */
-static void
-bound_xact_callback(XactEvent event, void *arg pg_attribute_unused())
+static pg_noinline void
+bound_xact_end(XactEvent event)
 {
-	if (likely(ulid_bound_noted == NULL && !bound_minted))
+	if (ulid_bound_noted == NULL && !bound_minted)
 	{
 		if (unlikely(my_slot == NULL))
 		{
@@ -875,6 +913,17 @@ bound_xact_callback(XactEvent event, void *arg pg_attribute_unused())
 	ending_fxid = InvalidFullTransactionId;
 	ulid_bound_noted = NULL;
 	bound_minted = false;
+	bound_slow = false;
+}
+
+static void
+bound_xact_callback(XactEvent event, void *arg pg_attribute_unused())
+{
+	/* nothing minted, nothing of workers: a few instructions */
+	if (likely(ulid_bound_noted == NULL && !bound_minted && my_slot != NULL &&
+			   pg_atomic_read_u32(&my_slot->foreign) == 0))
+		return;
+	bound_xact_end(event);
 }
 
 /* ---- the reader ------------------------------------------------------------ */

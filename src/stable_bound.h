@@ -58,15 +58,14 @@ extern void ulid_bound_note_first(const UlidGenState *st, uint64 w0, uint64 w1,
 								  int64 ms);
 
 /*
- * ulid_bound_note() once st != ulid_bound_noted is known: the transaction's
- * first id of st.  On the state this backend minted on last it reactivates
- * the entry inline: two stores, a write barrier (a compiler barrier on
- * x86), the active marker, the pointer.
+ * The transaction's first id of st, on the state this backend minted on
+ * last: its entry reactivated inline (two stores, a write barrier: a
+ * compiler barrier on x86, the active marker, the pointer).  False, having
+ * done nothing, for another state: then ulid_bound_note_first().
  */
-static inline void
-ulid_bound_note_new(const UlidGenState *st, uint64 w0, uint64 w1, int64 ms)
+static inline bool
+ulid_bound_note_last(const UlidGenState *st, uint64 w0, uint64 w1, int64 ms)
 {
-#ifndef ULID_NO_STABLE_BOUND
 	if (likely(st == ulid_bound_last_st))
 	{
 		UlidBoundEntry *e = ulid_bound_last;
@@ -76,8 +75,17 @@ ulid_bound_note_new(const UlidGenState *st, uint64 w0, uint64 w1, int64 ms)
 		pg_write_barrier();
 		*(volatile int64 *) &e->ms = ms;	/* active: the marker last */
 		ulid_bound_noted = st;
+		return true;
 	}
-	else
+	return false;
+}
+
+/* ulid_bound_note() once st != ulid_bound_noted is known. */
+static inline void
+ulid_bound_note_new(const UlidGenState *st, uint64 w0, uint64 w1, int64 ms)
+{
+#ifndef ULID_NO_STABLE_BOUND
+	if (!ulid_bound_note_last(st, w0, w1, ms))
 		ulid_bound_note_first(st, w0, w1, ms);
 #endif
 }
@@ -94,7 +102,8 @@ static inline void
 ulid_bound_note(const UlidGenState *st, uint64 w0, uint64 w1, int64 ms)
 {
 #ifndef ULID_NO_STABLE_BOUND
-	if (unlikely(st != ulid_bound_noted))
+	/* no unlikely(): the first id's stores fall through, no jump back */
+	if (st != ulid_bound_noted)
 		ulid_bound_note_new(st, w0, w1, ms);
 #endif
 }
@@ -113,7 +122,9 @@ ulid_bound_is_noted(const UlidGenState *st)
 /*
  * Before a generator's first id in this process, outside any spinlock:
  * attach to the shared slots (ERROR 55000 where there is no shared state)
- * and register the transaction callback.  Also forgets ulid_bound_noted.
+ * and register the transaction callback.  Also forgets ulid_bound_noted
+ * and ulid_bound_last_st (the state may be a slot that gave way to another
+ * key), keeping the transaction's "minted".
  */
 extern void ulid_bound_attach(void);
 
