@@ -148,6 +148,7 @@ SELECT name, ok FROM (VALUES
                         AND ext.cosid80_time('0VZEV0mp000300H') = '2026-10-27T07:30:12.123Z'
                         AND ext.cosid80_from_friendly(ext.cosid80_friendly('0VZEV0mp000300H', 'UTC'), 'UTC') = '0VZEV0mp000300H'),
     ('cosid80_next', ext.cosid80_next(5) < ext.cosid80_next(5) COLLATE "C"),
+    ('cosid80_stable_bound', ext.cosid80_stable_bound(5) <= ext.cosid80_next(5) COLLATE "C"),
     ('cosid80_advance and reset', (SELECT ext.cosid80_next(5) > '0VZEV0mp0005000' COLLATE "C"
                                    FROM ext.cosid80_advance(5, '0VZEV0mp0005000') a, LATERAL ext.cosid80_reset(5) r)),
     ('radix_encode and decode', ext.radix_encode(255, 16, 4) = '00ff' AND ext.radix_decode('00FF', 16) = 255
