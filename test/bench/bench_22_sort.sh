@@ -224,8 +224,6 @@ build_vs_v4=$(awk -v a="$fresh_build" -v b="$v4_build" 'BEGIN { printf "%.4f", a
 report ""
 report "#### Instructions of one CREATE INDEX on $SCG_N shuffled values (callgrind, inside btbuild)"
 report ""
-report "| values, sortsupport | Ir | / uuid v4 |"
-report "|---|---:|---:|"
 scg_rows=("fresh, ulid's|$fresh_build|fresh" "fresh, core's (1.0)|$core_build|fresh_core" "uuid v4, core's|$v4_build|v4")
 if [ -n "$V7CORE" ]; then
 	v7core_build=$(scg_build v7core v7core v)
