@@ -21,15 +21,20 @@
 
 #include "utils/guc.h"
 
-/* the setting's own int, and the copy that ulid_clock_now_ms() (ulid.h) reads */
+/*
+ * the setting's own int, the copy that ulid_clock_now_ms() (ulid.h) reads,
+ * and the copy shifted as ulid_clock_now_tick16() adds it
+ */
 static int	clock_offset_ms = 0;
 int64		ulid_clock_offset_ms = 0;
+int64		ulid_clock_offset_tick16 = 0;
 
 /* widened once per change, not once per id */
 static void
 assign_clock_offset(int newval, void *extra pg_attribute_unused())
 {
 	ulid_clock_offset_ms = newval;
+	ulid_clock_offset_tick16 = (int64) newval * 65536;
 }
 
 void

@@ -70,6 +70,17 @@
 #endif
 
 /*
+ * ULID_NORETURN: a function that only raises an ERROR, so a caller keeps no
+ * value alive across its call (pg_attribute_noreturn() until 17 and
+ * pg_noreturn from 18 are spelled differently and placed differently).
+ */
+#if defined(__GNUC__)
+#define ULID_NORETURN __attribute__((noreturn))
+#else
+#define ULID_NORETURN
+#endif
+
+/*
  * index_beginscan() takes the scan's instrumentation from 18 on, and its
  * flags from 19 on.
  */

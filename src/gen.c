@@ -37,16 +37,20 @@
 #include "gen.h"
 
 /*
- * the previous gen_ulid() value of this backend, as two halves; zero (time
- * 0) before the first call, which therefore starts a fresh run: the clock is
- * after 1970.  One object whose address the random draw's slow path takes:
+ * the previous gen_ulid() value of this backend: its first 64 bits as a
+ * number (compared with the clock, stepped) and all 16 bytes as issued
+ * (big-endian, copied to each new id as they are); zero (time 0) before the
+ * first call, which therefore starts a fresh run: the clock is after 1970.
+ * A fresh run copies its 64 random low bits to bytes 8-15 straight from the
+ * buffer (random bytes are random in any order); only a step reads them as
+ * a number.  One object whose address the random draw's slow path takes:
  * so the compiler keeps it in memory across every call rather than in
  * registers it would have to save.
  */
 static struct
 {
 	uint64		hi;				/* ms << 16 | fraction << 4 | 4 random bits */
-	uint64		lo;				/* low 64 random bits */
+	uint8		be[ULID_BYTES]; /* hi, then the low 64 random bits, big-endian */
 }			last;
 
 void
@@ -62,28 +66,37 @@ PG_FUNCTION_INFO_V1(gen_ulid);
 Datum
 gen_ulid(PG_FUNCTION_ARGS)
 {
-	/* tick << 4 > hi exactly when the reading is later than hi's tick */
-	uint64		tick4 = ulid_clock_now_tick12() << 4;
+	/* tick16 > hi exactly when the reading is later than hi's tick */
+	uint64		tick16 = ulid_clock_now_tick16();
 	pg_ulid_t  *u;
 
-	if (tick4 > last.hi)
+	if (tick16 > last.hi)
 	{
 		/*
-		 * The time and fraction stored first so that no value lives across
-		 * the draw's slow path.  Should the draw fail (ERROR), the state is
-		 * the new tick with whatever low bits, still above every id issued
-		 * before.
+		 * 3 random bits below the fraction (the fourth clear: room for at
+		 * least 2^3 steps before a carry moves the fraction), 64 in bytes
+		 * 8-15.  Should the draw fail (ERROR), hi is unchanged.
 		 */
-		last.hi = tick4;
-		last.hi |= ulid_random_u72(&last.lo) & 0x7;
+		last.hi = ulid_random_u72(tick16, last.be + 8);
+		ulid_store_be64(last.be, last.hi);
 	}
-	else if (unlikely(!ulid_add_step(&last.hi, &last.lo, ulid_random_u64())))
-		ulid_report_time_exhausted();
+	else
+	{
+		/* drawn first: nothing lives across the draw's slow path */
+		uint64		step = ulid_random_u64();
+		uint64		hi = last.hi;
+		uint64		lo = ulid_load_be64(last.be + 8);
+
+		if (unlikely(!ulid_add_step(&hi, &lo, step)))
+			ulid_report_time_exhausted();
+		last.hi = hi;
+		ulid_store_be64(last.be, hi);
+		ulid_store_be64(last.be + 8, lo);
+	}
 
 	/* allocated last: nothing lives across palloc but what it returns */
 	u = (pg_ulid_t *) palloc(sizeof(pg_ulid_t));
-	ulid_store_be64(u->data, last.hi);
-	ulid_store_be64(u->data + 8, last.lo);
+	memcpy(u->data, last.be, ULID_BYTES);
 	PG_RETURN_ULID_P(u);
 }
 

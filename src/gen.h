@@ -23,6 +23,6 @@ ulid_fresh_halves(int64 unix_ms, uint64 *hi, uint64 *lo)
 }
 
 /* ERROR 22008 for a generator that ran past the last representable time */
-extern void ulid_report_time_exhausted(void);
+extern ULID_NORETURN void ulid_report_time_exhausted(void);
 
 #endif							/* ULID_GEN_H */

@@ -70,11 +70,11 @@ ulid_random_u80_slow(uint64 *low64)
 }
 
 uint64
-ulid_random_u72_slow(uint64 *low64)
+ulid_random_u72_slow(uint64 hi, uint8 *low8)
 {
 	uint8		t;
 
 	ulid_random_bytes_slow(&t, sizeof(t));
-	ulid_random_bytes_slow((uint8 *) low64, sizeof(*low64));
-	return t;
+	ulid_random_bytes_slow(low8, 8);
+	return hi | (t & 0x7);
 }

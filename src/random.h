@@ -65,28 +65,31 @@ ulid_random_u80(uint64 *low64)
 	return ulid_random_u80_slow(low64);
 }
 
-extern pg_attribute_cold uint64 ulid_random_u72_slow(uint64 *low64);
+extern pg_attribute_cold uint64 ulid_random_u72_slow(uint64 hi, uint8 *low8);
 
 /*
- * 72 random bits in one serve of 9 bytes: the top 8 returned, the low 64 in
- * *low64 (gen_ulid()'s 68: a byte less to draw than ulid_random_u80)
+ * 67 random bits in one serve of 9 bytes (gen_ulid()'s start: a byte less to
+ * draw than ulid_random_u80): the first 8 bytes copied to low8 as they are
+ * (any byte order of random bytes is random), 3 bits of the ninth or'ed into
+ * hi, which is returned.  hi goes in and out as an argument, so that no
+ * value of the caller lives across the slow path's call.
  */
 static inline uint64
-ulid_random_u72(uint64 *low64)
+ulid_random_u72(uint64 hi, uint8 *low8)
 {
 	if (likely(ulid_randbuf_ready(&ulid_random_buffer, MyProcPid, 9)))
 	{
 		uint8	   *p = ulid_random_buffer.buf + ulid_random_buffer.pos;
-		uint64		t = p[8];
 
-		memcpy(low64, p, 8);
+		hi |= p[8] & 0x7;
+		memcpy(low8, p, 8);
 		/* two constant-size stores inline, not a call of memset(9) */
 		memset(p, 0, 8);
 		p[8] = 0;
 		ulid_random_buffer.pos += 9;
-		return t;
+		return hi;
 	}
-	return ulid_random_u72_slow(low64);
+	return ulid_random_u72_slow(hi, low8);
 }
 
 #endif							/* ULID_RANDOM_H */

@@ -22,6 +22,7 @@
 
 #include "base32.h"
 #include "bytes.h"
+#include "uuidv7.h"
 
 /* largest Unix millisecond a ULID can hold: 2^48 - 1 */
 #define ULID_MAX_UNIX_MS	((int64) 0xFFFFFFFFFFFF)
@@ -87,6 +88,7 @@ extern Datum ulid_uuid_timestamp_to_v7(PG_FUNCTION_ARGS);
 /* clock.c: the generators' wall clock */
 extern void ulid_clock_init(void);
 extern ULID_HIDDEN int64 ulid_clock_offset_ms;	/* ulid.clock_offset_ms */
+extern ULID_HIDDEN int64 ulid_clock_offset_tick16;	/* the same << 16 */
 extern void ulid_clock_failed(void);	/* ERROR: does not return */
 extern int64 ulid_clock_now_us(void);
 extern int64 ulid_clock_now_ns(void);
@@ -110,20 +112,22 @@ ulid_clock_now_ms(void)
 }
 
 /*
- * The same clock as a 60-bit tick: Unix milliseconds << 12 | the 12-bit
- * fraction of the millisecond (the nanoseconds within it scaled to 4096ths,
- * floored, as PostgreSQL 18's uuidv7() computes it).  gen_ulid()'s start.
+ * The same clock as gen_ulid()'s first 64 bits with the low 4 clear: Unix
+ * milliseconds << 16 | the 12-bit fraction of the millisecond << 4 (the
+ * nanoseconds within it scaled to 4096ths, floored, as PostgreSQL 18's
+ * uuidv7() computes it).  The offset comes pre-shifted and the fraction in
+ * one multiply (core/uuidv7.h): gen_ulid() is mostly this.
  */
 static inline uint64
-ulid_clock_now_tick12(void)
+ulid_clock_now_tick16(void)
 {
 	static struct timespec ts;
 
 	if (unlikely(clock_gettime(CLOCK_REALTIME, &ts) != 0))
 		ulid_clock_failed();
-	/* a second is 4,096,000 ticks; tv_nsec * 4096 < 2^42 */
-	return (uint64) (ts.tv_sec * 4096000 + ulid_clock_offset_ms * 4096) +
-		((uint64) ts.tv_nsec << 12) / 1000000;
+	/* 1000 << 16 ms per second fits an imul's 32-bit immediate */
+	return (uint64) (ts.tv_sec * (1000 << 16) + ulid_clock_offset_tick16) +
+		ulid_tick16_in_second((uint64) ts.tv_nsec);
 }
 
 /* random.h: pg_strong_random() output, buffered per backend */

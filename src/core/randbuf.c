@@ -35,8 +35,13 @@ ulid_randbuf_take_slow(ulid_randbuf *b, int pid, uint8_t *out, size_t n,
 
 	if (b->pid != pid)
 	{
-		/* never serve bytes another process may also serve */
-		ulid_wipe(b->buf, ULID_RANDOM_BATCH);
+		/*
+		 * never serve bytes another process may also serve; pid 0 (no
+		 * process) is a buffer never filled, zero from the start: not
+		 * written, so its pages stay untouched until the fill
+		 */
+		if (b->pid != 0)
+			ulid_wipe(b->buf, ULID_RANDOM_BATCH);
 		b->pos = ULID_RANDOM_BATCH;
 		b->pid = pid;
 	}

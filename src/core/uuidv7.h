@@ -48,6 +48,28 @@ ulid_uuidv7_tick(uint64_t t, uint64_t per_ms)
 }
 
 /*
+ * 16 times the tick within the second of ns nanoseconds (ns < 10^9), that
+ * is ulid_uuidv7_tick(ns, 1000000) << 4: floor(ns * 2^16 / 10^6) with its
+ * low 4 bits cleared.  With 128-bit integers, the high half of one multiply
+ * by M = ceil(2^74 / 15625) and a mask: exact, as M overshoots 2^74 / 15625
+ * by less than 1, so ns * M overshoots ns * 2^74 / 15625 by less than 10^9,
+ * while that value lies at least 2^64 / 15625 (over 10^15) below the next
+ * multiple of 2^64 unless it is one.
+ * gen_ulid()'s start (ulid.h); test_uuidv7.c checks every tick's first and
+ * last nanosecond.
+ */
+static inline uint64_t
+ulid_tick16_in_second(uint64_t ns)
+{
+#ifdef __SIZEOF_INT128__
+	return (uint64_t) (((unsigned __int128) ns * UINT64_C(0x10c6f7a0b5ed8d37)) >> 64) &
+		~(uint64_t) 15;
+#else
+	return ((ns << ULID_UUIDV7_FRAC_BITS) / 1000000) << 4;
+#endif
+}
+
+/*
  * The next value of a monotonic generator whose clock reads now_tick, from
  * one random 64-bit word r.  When now_tick is after the previous value's
  * tick (or there is none), the value is (now_tick, 61 bits of r): the tail's

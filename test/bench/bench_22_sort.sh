@@ -8,6 +8,8 @@
 # sort phase, and of a whole CREATE INDEX (btbuild), in a single-user backend.  Sourced by test/bench/run.sh.
 #   ULID_BENCH_SORT_N     values per table (default 2 x ULID_BENCH_N)
 #   ULID_BENCH_SORT_CG_N  values of the callgrind sorts (default 500000; 0: none)
+#   ULID_BENCH_SORT_CACHESIM=1  the index builds' callgrind with --cache-sim=yes
+#                         (data cache misses per build, D1 and last level)
 SN=${ULID_BENCH_SORT_N:-$((2 * ULID_BENCH_N))}
 SCG_N=${ULID_BENCH_SORT_CG_N:-$([ -n "${ULID_BENCH_QUICK:-}" ] && echo 20000 || echo 500000)}
 
@@ -18,6 +20,10 @@ SORT_KINDS=(
 	"random|ulid|gen_random_ulid()"
 	"v4|uuid|gen_random_uuid()"
 )
+# On 18+, core's uuidv7() values too (issue 42 item 4): index builds only,
+# against fresh gen_ulid() values (the same time-ordered layout in another
+# type and opclass)
+[ "${PG_VERSION_NUM:-0}" -ge 18 ] && SORT_KINDS+=("v7core|uuid|pg_catalog.uuidv7()")
 # sort_tables_sql N: the SQL that makes, per kind, N values shuffled (the
 # same permutation for every kind) in two one-column tables, srt_KIND_u
 # (as ulid) and srt_KIND_v (as uuid), so that every sort and index build
@@ -61,6 +67,11 @@ range_of() {
 	awk -v n="$2" -v c="${3:-3}" '$1 == n { print $c }' "$1" | sort -n |
 		awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.0f-%.0f", lo, hi }'
 }
+paired_range() { # OUT A B [COL]: the lowest and highest of the rounds' A / B
+	awk -v a="$2" -v b="$3" -v c="${4:-3}" '$1 == a { x[$2] = $c } $1 == b { y[$2] = $c }
+		END { for (r in x) if (y[r] > 0) print x[r] / y[r] }' "$1" | sort -g |
+		awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.3f-%.3f", lo, hi }'
+}
 paired() {
 	awk -v a="$2" -v b="$3" -v c="${4:-3}" '$1 == a { x[$2] = $c } $1 == b { y[$2] = $c }
 		END { for (r in x) if (y[r] > 0) print x[r] / y[r] }' "$1" | median_file /dev/stdin | awk '{ printf "%.3f", $1 }'
@@ -85,12 +96,17 @@ sort_rounds "$rows" \
 # --- index builds (in memory, no parallel workers) ------------------------------
 idx_q() { echo "CREATE INDEX srt_$1_i ON srt_$1_$2 ($2)"; } # KIND COLUMN
 irows=$BENCH_OUT/index_rounds.txt
+V7CORE=''
+[ "${PG_VERSION_NUM:-0}" -ge 18 ] && V7CORE=1
+sort_load_start=$(cut -d' ' -f1 /proc/loadavg)
 sort_rounds "$irows" \
 	fresh "$(idx_q fresh u)" "DROP INDEX srt_fresh_i" fresh_core "$(idx_q fresh v)" "DROP INDEX srt_fresh_i" \
 	monotonic "$(idx_q monotonic u)" "DROP INDEX srt_monotonic_i" \
 	monotonic_core "$(idx_q monotonic v)" "DROP INDEX srt_monotonic_i" \
 	random "$(idx_q random u)" "DROP INDEX srt_random_i" random_core "$(idx_q random v)" "DROP INDEX srt_random_i" \
-	v4 "$(idx_q v4 v)" "DROP INDEX srt_v4_i"
+	v4 "$(idx_q v4 v)" "DROP INDEX srt_v4_i" \
+	${V7CORE:+v7core "$(idx_q v7core v)" "DROP INDEX srt_v7core_i"}
+sort_load_end=$(cut -d' ' -f1 /proc/loadavg)
 
 for what in sort index; do
 	f=$rows
@@ -111,6 +127,14 @@ for what in sort index; do
 		MED[${what}_${k}_vs_core_cpu]=$(paired "$f" $k ${k}_core 4)
 	done
 	report "| uuid v4 (gen_random_uuid(), uuid_ops) | $(median_of "$f" v4) ($(range_of "$f" v4)); $(median_of "$f" v4 4) | | | 1 |"
+	if [ $what = index ] && [ -n "$V7CORE" ]; then
+		report "| core uuidv7() values (uuid_ops) | $(median_of "$f" v7core) ($(range_of "$f" v7core)); $(median_of "$f" v7core 4) | | | $(paired "$f" v7core v4)x; $(paired "$f" v7core v4 4)x |"
+		report ""
+		report "Fresh gen_ulid() values (ulid's sortsupport) / core uuidv7() values (uuid_ops), paired per round over"
+		report "$ULID_BENCH_REPS rounds: wall $(paired "$f" fresh v7core)x ($(paired_range "$f" fresh v7core)), backend CPU"
+		report "$(paired "$f" fresh v7core 4)x ($(paired_range "$f" fresh v7core 4)); load (1-minute) $sort_load_start at the start of the builds, $sort_load_end at the end."
+		summary index_fresh_v7core_cpu "CREATE INDEX on $SN shuffled fresh ids / core uuidv7() values, CPU (rounds' range)" "$(paired "$f" fresh v7core 4)x ($(paired_range "$f" fresh v7core 4))"
+	fi
 done
 report ""
 report "| sort target | value | verdict |"
@@ -118,7 +142,7 @@ report "|---|---:|---|"
 target "sort of fresh gen_ulid() values / uuid v4, CPU (wall: ${MED[sort_fresh_vs_v4]}x)" "${MED[sort_fresh_vs_v4_cpu]}" 1.0
 target "sort of gen_random_ulid() values / the same with 1.0's sortsupport, CPU" "${MED[sort_random_vs_core_cpu]}" 1.0
 target "CREATE INDEX on fresh gen_ulid() values / uuid v4, CPU (wall: ${MED[index_fresh_vs_v4]}x)" "${MED[index_fresh_vs_v4_cpu]}" 1.0
-bench_psql -q -c "DROP TABLE srt_fresh_u, srt_fresh_v, srt_monotonic_u, srt_monotonic_v, srt_random_u, srt_random_v, srt_v4_u, srt_v4_v" >/dev/null
+bench_psql -q -c "DROP TABLE srt_fresh_u, srt_fresh_v, srt_monotonic_u, srt_monotonic_v, srt_random_u, srt_random_v, srt_v4_u, srt_v4_v${V7CORE:+, srt_v7core_u, srt_v7core_v}" >/dev/null
 
 # --- instructions of the sort (callgrind, single-user backend) -----------------
 [ "$SCG_N" -gt 0 ] || return 0
@@ -176,12 +200,18 @@ scg_build() { # NAME KIND COLUMN: Ir of btbuild
 	printf '%s\n' "SET maintenance_work_mem = '1GB'" "SET max_parallel_maintenance_workers = 0" \
 		"CREATE INDEX srt_$2_b ON srt_$2_$3 ($3)" "DROP INDEX srt_$2_b" |
 		scg_single valgrind --tool=callgrind --collect-atstart=no --toggle-collect=btbuild \
-			--callgrind-out-file="$out" >"$scg_dir/build.$1.log" 2>&1 || {
+			${ULID_BENCH_SORT_CACHESIM:+--cache-sim=yes} --callgrind-out-file="$out" >"$scg_dir/build.$1.log" 2>&1 || {
 		tail -20 "$scg_dir/build.$1.log" >&2
 		exit 1
 	}
 	callgrind_annotate --inclusive=yes --threshold=100 "$out" 2>/dev/null |
 		awk '/btbuild/ { gsub(",", "", $1); print $1; exit }'
+}
+# scg_misses NAME: "D1 LL" data cache misses (reads + writes) inside btbuild,
+# from the totals line of a --cache-sim=yes run (collection was on only there)
+scg_misses() {
+	awk '/^events:/ { for (i = 2; i <= NF; i++) e[$i] = i } /^totals:/ {
+		printf "%d %d", $e["D1mr"] + $e["D1mw"], $e["DLmr"] + $e["DLmw"] }' "$scg_dir/callgrind.build.$1.out"
 }
 v4_build=$(scg_build v4 v4 v)
 fresh_build=$(scg_build fresh fresh u)
@@ -194,10 +224,23 @@ build_vs_v4=$(awk -v a="$fresh_build" -v b="$v4_build" 'BEGIN { printf "%.4f", a
 report ""
 report "#### Instructions of one CREATE INDEX on $SCG_N shuffled values (callgrind, inside btbuild)"
 report ""
-report "| values, sortsupport | Ir | / uuid v4 |"
-report "|---|---:|---:|"
-for row in "fresh, ulid's|$fresh_build" "fresh, core's (1.0)|$core_build" "uuid v4, core's|$v4_build"; do
-	report "| ${row%|*} | $(awk -v a="${row#*|}" -v b="$v4_build" 'BEGIN { printf "%.1fM | %.4fx", a / 1e6, a / b }') |"
+scg_rows=("fresh, ulid's|$fresh_build|fresh" "fresh, core's (1.0)|$core_build|fresh_core" "uuid v4, core's|$v4_build|v4")
+if [ -n "$V7CORE" ]; then
+	v7core_build=$(scg_build v7core v7core v)
+	scg_rows+=("core uuidv7() values, core's|$v7core_build|v7core")
+fi
+if [ -n "${ULID_BENCH_SORT_CACHESIM:-}" ]; then
+	report "| values, sortsupport | Ir | / uuid v4 | D1 misses | LL misses |"
+	report "|---|---:|---:|---:|---:|"
+else
+	report "| values, sortsupport | Ir | / uuid v4 |"
+	report "|---|---:|---:|"
+fi
+for row in "${scg_rows[@]}"; do
+	IFS='|' read -r label ir name <<<"$row"
+	line="| $label | $(awk -v a="$ir" -v b="$v4_build" 'BEGIN { printf "%.1fM | %.4fx", a / 1e6, a / b }') |"
+	[ -n "${ULID_BENCH_SORT_CACHESIM:-}" ] && line+=" $(scg_misses "$name" | awk '{ printf "%.2fM | %.2fM", $1 / 1e6, $2 / 1e6 }') |"
+	report "$line"
 done
 report ""
 report "| index build target | value | verdict |"

@@ -152,6 +152,21 @@ main(void)
 			  fills - before);
 	}
 
+	/*
+	 * a buffer no process filled (pid 0, zero from the start) is not
+	 * written before its first fill, so its pages stay untouched: a marker
+	 * that breaks the all-zero start survives until the fill
+	 */
+	{
+		static ulid_randbuf fresh;
+
+		fresh.buf[5000] = 0xEE;
+		wiped_on_entry = true;
+		ok = take(&fresh, 300, out, 10, checking_fill);
+		CHECK(ok && !wiped_on_entry && fresh.pid == 300 && fresh.pos == 10,
+			  "a never-filled buffer (pid 0) is filled without a wipe first");
+	}
+
 	/* ulid_wipe zeroes */
 	memset(out, 0x77, sizeof(out));
 	ulid_wipe(out, sizeof(out));

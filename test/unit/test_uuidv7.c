@@ -43,6 +43,26 @@ main(void)
 	CHECK(ulid_uuidv7_tick(UINT64_C(0xFFFFFFFFFFFF) * 1000 + 999, 1000) == ULID_UUIDV7_MAX_TICK - 4,
 		  "the last microsecond of the range: fraction 4091 (999 us)");
 
+	/*
+	 * gen_ulid()'s multiply (ulid_tick16_in_second) against the division:
+	 * equal at every tick's first and last nanosecond of the second, so
+	 * (both being monotone) at every nanosecond
+	 */
+	bad = 0;
+	for (uint64_t t = 0; t < 4096000; t++)
+	{
+		uint64_t	first = (t * 15625 + 63) / 64;	/* ceil(t * 10^6 / 4096) */
+		uint64_t	last_ns = ((t + 1) * 15625 + 63) / 64 - 1;
+
+		if (ulid_tick16_in_second(first) != t << 4 ||
+			ulid_tick16_in_second(last_ns) != t << 4 ||
+			ulid_uuidv7_tick(first, 1000000) != TICK(t / 4096, t % 4096))
+			bad++;
+	}
+	CHECK(bad == 0 && ulid_tick16_in_second(999999999) == UINT64_C(4095999) << 4,
+		  "tick16 in the second: the multiply equals the division at all 4,096,000 ticks' ends (%d bad)",
+		  bad);
+
 	/* the layout */
 	ulid_uuidv7_pack(TICK(0x0123456789ABu, 0xCDE), UINT64_C(0x0123456789ABCDEF) & TAIL_MAX, b);
 	CHECK(ulid_load_be64(b) == UINT64_C(0x0123456789AB7CDE) &&
