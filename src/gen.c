@@ -10,8 +10,7 @@
  * 1.3): the fraction of the millisecond in 12 bits (RFC 9562 6.2 method 3,
  * the clock's nanoseconds scaled as core's uuidv7() does), then 68 bits from
  * the CSPRNG.  A reading later than the previous id's tick (1/4096 ms)
- * starts from it, with the top random bit cleared (room for at least 2^3
- * steps of up to 2^64 before a carry moves the fraction); otherwise (the
+ * starts from it with 68 fresh bits; otherwise (the
  * same tick, or the clock behind the previous id) it returns the previous
  * value plus a random step in 1..2^64, carrying into the fraction and the
  * millisecond on overflow.  The next id stays unguessable (68 fresh bits,
@@ -73,9 +72,10 @@ gen_ulid(PG_FUNCTION_ARGS)
 	if (tick16 > last.hi)
 	{
 		/*
-		 * 3 random bits below the fraction (the fourth clear: room for at
-		 * least 2^3 steps before a carry moves the fraction), 64 in bytes
-		 * 8-15.  Should the draw fail (ERROR), hi is unchanged.
+		 * 4 random bits below the fraction, 64 in bytes 8-15 (SPEC: 68
+		 * random bits; a later step's carry may move the fraction a tick on,
+		 * which keeps the order).  Should the draw fail (ERROR), hi is
+		 * unchanged.
 		 */
 		last.hi = ulid_random_u72(tick16, last.be + 8);
 		ulid_store_be64(last.be, last.hi);

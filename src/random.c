@@ -76,5 +76,5 @@ ulid_random_u72_slow(uint64 hi, uint8 *low8)
 
 	ulid_random_bytes_slow(&t, sizeof(t));
 	ulid_random_bytes_slow(low8, 8);
-	return hi | (t & 0x7);
+	return hi | (t & 0xF);
 }

@@ -68,9 +68,9 @@ ulid_random_u80(uint64 *low64)
 extern pg_attribute_cold uint64 ulid_random_u72_slow(uint64 hi, uint8 *low8);
 
 /*
- * 67 random bits in one serve of 9 bytes (gen_ulid()'s start: a byte less to
+ * 68 random bits in one serve of 9 bytes (gen_ulid()'s start: a byte less to
  * draw than ulid_random_u80): the first 8 bytes copied to low8 as they are
- * (any byte order of random bytes is random), 3 bits of the ninth or'ed into
+ * (any byte order of random bytes is random), 4 bits of the ninth or'ed into
  * hi, which is returned.  hi goes in and out as an argument, so that no
  * value of the caller lives across the slow path's call.
  */
@@ -81,7 +81,7 @@ ulid_random_u72(uint64 hi, uint8 *low8)
 	{
 		uint8	   *p = ulid_random_buffer.buf + ulid_random_buffer.pos;
 
-		hi |= p[8] & 0x7;
+		hi |= p[8] & 0xF;
 		memcpy(low8, p, 8);
 		/* two constant-size stores inline, not a call of memset(9) */
 		memset(p, 0, 8);
