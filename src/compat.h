@@ -39,6 +39,14 @@
 #endif
 
 /*
+ * The development branch (20devel) renames the abbreviated keys' unsigned
+ * comparator ssup_datum_unsigned_cmp to ssup_datum_uint64_cmp.
+ */
+#if PG_VERSION_NUM >= 200000
+#define ssup_datum_unsigned_cmp ssup_datum_uint64_cmp
+#endif
+
+/*
  * The DSM registry (GetNamedDSMSegment) arrived in 17; 19 passes an extra
  * argument through to the segment's init callback.  Declare the callback
  * with ULID_DSM_INIT_CALLBACK(name, ptr) and call ulid_get_named_dsm().

@@ -43,6 +43,7 @@
 #   ULID_COMPAT_REFRESH=1  look for newer versions
 #   ULID_COMPAT_CONFIGURE  extra configure options for source builds
 #   ULID_COMPAT_JOBS       make -j for source builds (default 2)
+#   ULID_COMPAT_RESULTS    a file for every test's ok / not ok line
 #   PG_CFLAGS              for ulid's build (default '-Wall -Wextra -Werror')
 #   other ULID_* variables (ULID_FUZZ_SECONDS, ...) are passed to test/run
 # Output: progress on stderr; test/run's log per major in
@@ -50,6 +51,30 @@
 # a summary table and last the totals "N passed, N failed".  The exit status
 # is non-zero when any major failed (17 and 18 must be available; 19 is
 # skipped while Debian has no postgresql-19).
+#
+# test/compat.sh --source DIR [MAJOR] tests a PostgreSQL source tree the
+# caller names: 16 (no Debian suite has it) or the development branch (a
+# checkout of master), or any release tree.  Its version, and so its major,
+# is read from DIR/configure (MAJOR, if given, must match).  DIR is built as
+# the source packages above are (build_tree: --enable-cassert, contrib,
+# pg_regress, pg_isolation_regress), out of tree (DIR is not written to),
+# into $ULID_COMPAT_CACHE/pgNN-tree, reused while the version, DIR and its
+# commit (git, or a release tarball's .gitrevision) are the same; then
+# test/run's unit, regress and isolation layers run on it
+# (ULID_COMPAT_LAYERS overrides).  Nothing of DIR enters this repository;
+# DIR must be outside it.  Same output as above, for that one major.
+#
+# test/compat.sh --packages MAJOR... takes Debian's binary packages (the
+# chroot below) whatever the mirror serves; when the layers are only unit,
+# regress and isolation, the chroot gets only what building needs
+# (test/deps.sh build).  test/run's majors layer runs
+# ULID_COMPAT_LAYERS="regress isolation" test/compat.sh --packages 18, after
+# making the chroot with --packages --prepare 18 (only the chroots, no test)
+# in the background while its other layers run.  It prints "pgNN: skipped:
+# REASON" and exits with status 77 when a missing chroot cannot be made (not
+# root, or the mirror does not answer).
+# ULID_COMPAT_RESULTS=FILE (any mode) appends every test's "ok" / "not ok"
+# line, named pgNN, to FILE.
 #
 # test/compat.sh --deb [MAJOR...] (default 17 18 19) builds the Debian
 # package postgresql-MAJOR-ulid (debian/, dpkg-buildpackage -us -uc -b, with
@@ -82,8 +107,33 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 
-bench_major='' deb='' pgup=''
-if [ "${1:-}" == --bench ]; then
+# tree_version SRC: the PostgreSQL version of a source tree (16.2, 20devel)
+tree_version() {
+	sed -n "s/^PACKAGE_VERSION='\(.*\)'$/\1/p" "$1/configure" 2>/dev/null | head -1
+}
+
+bench_major='' deb='' pgup='' tree='' packages='' prepare=''
+if [ "${1:-}" == --source ]; then
+	[ -f "${2:-}/configure" ] || { echo "usage: test/compat.sh --source /path/to/postgresql-source [MAJOR]   (a tree with its configure script)" >&2; exit 2; }
+	tree=$(cd "$2" && pwd)
+	case $tree/ in
+	"$root"/*)
+		echo "compat: $tree is inside the ulid repository; put the PostgreSQL tree elsewhere" >&2
+		exit 2
+		;;
+	esac
+	v=$(tree_version "$tree")
+	[ -n "$v" ] || { echo "compat: $tree/configure names no PostgreSQL version" >&2; exit 2; }
+	if [ -n "${3:-}" ] && [ "$3" != "${v%%[!0-9]*}" ]; then
+		echo "compat: $tree is PostgreSQL $v, not $3" >&2
+		exit 2
+	fi
+	set -- "${v%%[!0-9]*}"
+elif [ "${1:-}" == --packages ]; then
+	packages=1
+	shift
+	[ "${1:-}" != --prepare ] || { prepare=1 && shift; }
+elif [ "${1:-}" == --bench ]; then
 	bench_major=${2:?usage: test/compat.sh --bench MAJOR}
 	set --
 elif [ "${1:-}" == --deb ]; then
@@ -103,6 +153,13 @@ else
 	cache=${ULID_COMPAT_CACHE:-$HOME/.cache/ulid-compat}
 fi
 layers=${ULID_COMPAT_LAYERS:-unit regress isolation scenarios fuzz bench}
+[ -n "$tree" ] && layers=${ULID_COMPAT_LAYERS:-unit regress isolation}
+# test/deps.sh's argument for a chroot: "build" (the server and the build
+# tools) when the layers need no more; everything otherwise
+run_deps=build
+for l in $layers; do
+	case $l in unit | regress | isolation) ;; *) run_deps='' ;; esac
+done
 jobs=${ULID_COMPAT_JOBS:-2}
 configure_opts="--without-icu --without-readline --with-uuid=e2fs --enable-cassert ${ULID_COMPAT_CONFIGURE:-}"
 # what a source build holds (in its stamp: a change rebuilds)
@@ -132,6 +189,15 @@ mirror() {
 	m=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.sources /etc/apt/sources.list.d/*.list 2>/dev/null |
 		grep -v '^ *#' | grep -oE 'https?://[^ ]*/debian/?( |$)' | head -1 | tr -d ' ')
 	echo "${m:-http://deb.debian.org/debian}"
+}
+
+# reachable URL: whether the host of URL accepts a connection (15 s)
+reachable() {
+	local hp=${1#*://} port=80
+	hp=${hp%%/*}
+	[[ $1 == https://* ]] && port=443
+	[[ $hp == *:* ]] && port=${hp##*:}
+	timeout 15 bash -c 'exec 3<>"/dev/tcp/$1/$2"' _ "${hp%%:*}" "$port" 2>/dev/null
 }
 
 # need PACKAGE...: install missing build tools from the machine's apt
@@ -177,27 +243,20 @@ latest_version() {
 	[ -n "$best" ] && echo "$best"
 }
 
-# build_source MAJOR VERSION: download, unpack and build the source package
-# into $cache/pgMAJOR; returns 3 when the mirror does not serve its files
-build_source() {
-	local major=$1 ver=$2 pkg=postgresql-$1 prefix=$cache/pg$1 d iso
-	local src=$cache/src/postgresql-$1-$2 log=$cache/logs/build-pg$1.log
-	rm -rf "$src"
-	mkdir -p "$src"
-	say "PostgreSQL $major: downloading source package $pkg $ver"
-	if ! (cd "$src" && apt-get "${apt_opts[@]}" -qq source -d "$pkg=$ver") >"$log" 2>&1; then
-		cat "$log" >&2
-		rm -rf "$src"
-		return 3
-	fi
-	(cd "$src" && dpkg-source -x --skip-patches ./*.dsc tree) >>"$log" 2>&1 || return 1
+# build_tree SRC PREFIX STAMP LOG: configure the PostgreSQL source tree SRC
+# out of tree (in PREFIX.build: SRC itself is not written to) with
+# $configure_opts, build and install the server, pg_isolation_regress and
+# all of contrib into PREFIX, and write STAMP to its stamp file
+build_tree() {
+	local src=$1 prefix=$2 stamp=$3 log=$4 b=$2.build d iso
 	need bison flex gcc make perl zlib1g-dev uuid-dev || return 1
-	say "PostgreSQL $major: building $ver into $prefix (log: $log)"
-	rm -rf "$prefix"
+	say "building $src into $prefix (log: $log)"
+	rm -rf "$prefix" "$b"
+	mkdir -p "$b"
 	(
-		cd "$src/tree" || exit 1
+		cd "$b" || exit 1
 		# shellcheck disable=SC2086
-		nice ./configure --prefix="$prefix" $configure_opts || exit 1
+		nice "$src/configure" --prefix="$prefix" $configure_opts || exit 1
 		nice make -j"$jobs" || exit 1
 		make install || exit 1
 		# pg_isolation_regress goes under pgxs like pg_regress; the tests
@@ -212,9 +271,45 @@ build_source() {
 		tail -40 "$log" >&2
 		return 1
 	}
-	rm -rf "$src/tree"
+	rm -rf "$b"
 	chmod -R a+rX "$prefix"
-	printf '%s\n%s\n' "$ver" "$recipe" >"$prefix/.ulid-compat-stamp"
+	printf '%s\n' "$stamp" >"$prefix/.ulid-compat-stamp"
+}
+
+# build_source MAJOR VERSION: download and unpack the source package and
+# build it into $cache/pgMAJOR; returns 3 when the mirror does not serve its
+# files
+build_source() {
+	local major=$1 ver=$2 pkg=postgresql-$1
+	local src=$cache/src/postgresql-$1-$2 log=$cache/logs/build-pg$1.log
+	rm -rf "$src"
+	mkdir -p "$src"
+	say "PostgreSQL $major: downloading source package $pkg $ver"
+	if ! (cd "$src" && apt-get "${apt_opts[@]}" -qq source -d "$pkg=$ver") >"$log" 2>&1; then
+		cat "$log" >&2
+		rm -rf "$src"
+		return 3
+	fi
+	(cd "$src" && dpkg-source -x --skip-patches ./*.dsc tree) >>"$log" 2>&1 || return 1
+	build_tree "$src/tree" "$cache/pg$major" "$ver"$'\n'"$recipe" "$log" || return 1
+	rm -rf "$src/tree"
+}
+
+# tree_server SRC: make sure the source tree SRC is built (once: the stamp
+# names the version, the recipe, the tree and its commit) into
+# $cache/pgMAJOR-tree; sets version
+tree_server() {
+	local src=$1 major prefix stamp id
+	major=$(tree_version "$src")
+	version=$major major=${major%%[!0-9]*}
+	prefix=$cache/pg$major-tree
+	id=$(git -C "$src" rev-parse HEAD 2>/dev/null || cat "$src/.gitrevision" 2>/dev/null)
+	stamp="$version"$'\n'"$recipe"$'\n'"$src ${id:-}"
+	if [ -z "${ULID_COMPAT_REFRESH:-}" ] && [ "$(cat "$prefix/.ulid-compat-stamp" 2>/dev/null)" == "$stamp" ]; then
+		return 0
+	fi
+	: >"$cache/logs/build-pg$major-tree.log"
+	build_tree "$src" "$prefix" "$stamp" "$cache/logs/build-pg$major-tree.log"
 }
 
 # in_root ROOT COMMAND...: run a command in a chroot, with /proc and /dev
@@ -292,6 +387,14 @@ package_root() {
 server() {
 	local major=$1 s stamp=$cache/pg$1/.ulid-compat-stamp rstamp=$cache/pg$1-root/.ulid-compat-stamp rc
 	s=$(suite "$major") || { say "no Debian suite known for PostgreSQL $major"; return 1; }
+	if [ -n "$packages" ]; then
+		mode=package
+		if [ ! -f "$rstamp" ] || [ -n "${ULID_COMPAT_REFRESH:-}" ]; then
+			package_root "$major" "$run_deps" || { say "PostgreSQL $major: installing the packages failed"; return 1; }
+		fi
+		version=$(cat "$rstamp")
+		return 0
+	fi
 	mode=source
 	if [ -z "${ULID_COMPAT_REFRESH:-}" ]; then
 		if [ -f "$stamp" ] && [ "$(sed -n 2p "$stamp")" == "$recipe" ]; then
@@ -336,7 +439,7 @@ run_suite() {
 	# shellcheck disable=SC2086
 	if [ "$mode" == package ]; then
 		# what this tree's test/deps.sh wants, before the settings are synced
-		in_root "$r" env PG_MAJOR="$major" "${work_copy#"$r"}/test/deps.sh"
+		in_root "$r" env PG_MAJOR="$major" "${work_copy#"$r"}/test/deps.sh" $run_deps
 		root_sync "$r"
 		in_root "$r" env "${env[@]}" PG_MAJOR="$major" bash -c "$script" _ "${work_copy#"$r"}" $layers
 	else
@@ -346,6 +449,10 @@ run_suite() {
 	rm -rf "$work_copy"
 	work_copy=''
 	grep -E '^not ok' "$log" | head -20 >&2
+	# each result, named by the major, for a caller that counts them (the
+	# harness's "ok - x" lines: pg_regress's own "ok 1 - x" are not results)
+	[ -z "${ULID_COMPAT_RESULTS:-}" ] ||
+		sed -nE "s/^(ok|not ok) - /\1 - pg$major /p" "$log" >>"$ULID_COMPAT_RESULTS"
 	result=$(tail -1 "$log")
 	return $rc
 }
@@ -502,15 +609,36 @@ if [ -n "$deb" ]; then
 	exit $failed
 fi
 
+# --packages: status 77 and a "skipped" line where a missing chroot cannot
+# be made (test/run's majors layer counts that as a skip)
+if [ -n "$packages" ]; then
+	for major in $majors; do
+		[ -f "$cache/pg$major-root/.ulid-compat-stamp" ] && continue
+		why=''
+		if [ "$(id -u)" -ne 0 ]; then
+			why="not root (debootstrap and chroot need root)"
+		elif ! reachable "$(mirror)"; then
+			why="the Debian mirror $(mirror) does not answer"
+		fi
+		[ -z "$why" ] || { echo "pg$major: skipped: $why"; exit 77; }
+	done
+fi
+
 rows=()
 failed=0
 total_p=0
 total_f=0
 for major in $majors; do
 	version='' result='' status='' mode='' pgc=''
-	if [ "$major" == 15 ]; then
+	if [ -n "$tree" ]; then
+		if tree_server "$tree"; then
+			mode=source pgc=$cache/pg$major-tree/bin/pg_config version="$version (source tree $tree)"
+		else
+			status="build failed ($cache/logs/build-pg$major-tree.log)"
+		fi
+	elif [ "$major" == 15 ] && [ -z "$packages" ]; then
 		mode=host pgc=/usr/lib/postgresql/15/bin/pg_config
-		if PG_MAJOR=15 "$here/deps.sh" >&2; then
+		if PG_MAJOR=15 "$here/deps.sh" $run_deps >&2; then
 			version="$("$pgc" --version | cut -d' ' -f2) (Debian 12 package)"
 		else
 			status="PostgreSQL 15 packages missing"
@@ -526,7 +654,10 @@ for major in $majors; do
 	else
 		status="no server"
 	fi
-	if [ -z "$status" ]; then
+	if [ -z "$status" ] && [ -n "$prepare" ]; then
+		echo "pg$major: ready: ${version:-}"
+		continue
+	elif [ -z "$status" ]; then
 		if run_suite "$major" "$mode" "$pgc" && [[ $result =~ ^[0-9]+\ passed,\ 0\ failed$ ]]; then
 			status=pass
 		else
@@ -546,6 +677,8 @@ for major in $majors; do
 	rows+=("$(row "$major" "${version:--}" "${result:--}" "$status")")
 done
 
+# --prepare: the servers are there (or the "pgNN: no server" line said not)
+[ -z "$prepare" ] || exit $failed
 echo
 echo "ulid compatibility summary (test/run layers: $layers)"
 row major "server" "test/run" result
