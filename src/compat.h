@@ -167,7 +167,11 @@
  *	  iterators are not exported), and a bad ulid.node_ids has its hint in
  *	  the detail (node.c);
  *	- keys.c forgets its cached keys itself when the key table changes (one
- *	  backend; CacheInvalidateRelcache is not exported);
+ *	  backend; CacheInvalidateRelcache is not exported), and at the abort of
+ *	  a transaction or subtransaction; ulid_fsync is fdatasync (fsync is not
+ *	  exported);
+ *	- ulid_timestamp_difference computes what TimestampDifference does
+ *	  (not exported) itself;
  *	- src/pglite/no_advance_tables.c replaces advance_tables.c (the index
  *	  scan functions are not exported);
  *	- src/pglite/no_stable_bound.c replaces stable_bound.c (transaction
@@ -188,7 +192,16 @@
 #define ULID_DATA_DIR "."
 #define ULID_SINGLE_BACKEND 1
 #undef strerror
+#define ulid_fsync(fd) fdatasync(fd)
+#define ulid_timestamp_difference(start, stop, secs, usecs) \
+	do { \
+		TimestampTz ulid_diff_ = (stop) - (start); \
+		*(secs) = ulid_diff_ > 0 ? (long) (ulid_diff_ / USECS_PER_SEC) : 0; \
+		*(usecs) = ulid_diff_ > 0 ? (int) (ulid_diff_ % USECS_PER_SEC) : 0; \
+	} while (0)
 #else
+#define ulid_fsync(fd) fsync(fd)
+#define ulid_timestamp_difference(start, stop, secs, usecs) TimestampDifference(start, stop, secs, usecs)
 #define ulid_builtin_call1(fn, oid, a) DirectFunctionCall1(fn, a)
 #define ulid_builtin_call2(fn, oid, a, b) DirectFunctionCall2(fn, a, b)
 #define ULID_DATA_DIR DataDir

@@ -234,7 +234,9 @@ acquire_writing(UlidSharedHeader *hdr, bool wait, UlidGenState *st,
 				uint32 inc, bool own, int64 needed)
 {
 	bool		got = false;
+#ifndef ULID_SINGLE_BACKEND
 	bool		slept = false;
+#endif
 
 #ifndef ULID_SINGLE_BACKEND
 	static bool exit_callback = false;

@@ -301,7 +301,7 @@ check_sync_wait(HealthContext *hc)
 
 	if (hc->hdr == NULL || (pid = ulid_floor_sync_waiter(&since)) == 0)
 		return;
-	TimestampDifference(since, GetCurrentTimestamp(), &secs, &usecs);
+	ulid_timestamp_difference(since, GetCurrentTimestamp(), &secs, &usecs);
 	health_report(hc, "sync_standby_wait", secs >= 10 ? "critical" : "warning",
 				  psprintf("Backend %d has waited %ld.%03d s (since %s) for the synchronous standby to confirm a generator floor: every gen_monotonic_ulid(), snowflake_next() and cosid80_next() call that needs a floor moved waits with it (wait event SyncRep for it, UlidFloorWrite or Extension for the others), read-only and parallel statements too.",
 						   pid, secs, usecs / 1000, timestamptz_to_str(since)),
@@ -342,7 +342,7 @@ check_stable_bound(HealthContext *hc)
 
 	if (hc->hdr == NULL || !ulid_bound_oldest_holder(&h))
 		return;
-	TimestampDifference(h.since, GetCurrentTimestamp(), &secs, &usecs);
+	ulid_timestamp_difference(h.since, GetCurrentTimestamp(), &secs, &usecs);
 	if (secs < HEALTH_BOUND_WARN_S)
 		return;
 	health_report(hc, "stable_bound", secs >= HEALTH_BOUND_CRITICAL_S ? "critical" : "warning",

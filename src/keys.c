@@ -55,7 +55,9 @@
  * lookup while nothing changes.  The table is read with a fresh catalog
  * snapshot, as syscaches read catalogs: what was committed when the cache
  * was loaded, and this transaction's own changes; a rolled-back change
- * invalidates the cache again at its abort.
+ * invalidates the cache again at its abort (in PGlite, which has no
+ * relcache invalidation to send, transaction callbacks forget the cache at
+ * the abort of a transaction or subtransaction).
  *
  * Citus.  ulid_key_create() and ulid_key_drop() on a Citus coordinator do
  * the same on every worker (run_command_on_workers, with the row, which
@@ -350,7 +352,7 @@ create_root_file(void)
 	strlcpy(tmp, ROOT_FILE, sizeof(tmp));
 #endif
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | PG_BINARY, 0600);
-	ok = fd >= 0 && write(fd, text, sizeof(text)) == (ssize_t) sizeof(text) && fsync(fd) == 0;
+	ok = fd >= 0 && write(fd, text, sizeof(text)) == (ssize_t) sizeof(text) && ulid_fsync(fd) == 0;
 	ulid_wipe(text, sizeof(text));
 	if (fd >= 0)
 		ok = close(fd) == 0 && ok;
@@ -376,7 +378,7 @@ create_root_file(void)
 	fd = open(".", O_RDONLY | PG_BINARY, 0);
 	if (fd >= 0)
 	{
-		(void) fsync(fd);
+		(void) ulid_fsync(fd);
 		close(fd);
 	}
 }
@@ -468,11 +470,25 @@ key_table_changed(Datum arg pg_attribute_unused(), Oid relid)
 }
 
 #ifdef __PGLITE__
-/* one backend and no relcache invalidation: a rolled-back change is forgotten here */
+/*
+ * One backend and no relcache invalidation (PGlite exports no
+ * CacheInvalidateRelcache): the triggers forget the cache at once, and a
+ * rolled-back change, of the transaction or of a subtransaction (ROLLBACK TO
+ * SAVEPOINT, an exception block), is forgotten here, where a server's
+ * invalidation messages would be processed at abort.
+ */
 static void
 keys_xact_callback(XactEvent event, void *arg pg_attribute_unused())
 {
 	if (event == XACT_EVENT_ABORT)
+		forget_keys();
+}
+
+static void
+keys_subxact_callback(SubXactEvent event, SubTransactionId mySubid pg_attribute_unused(),
+					  SubTransactionId parentSubid pg_attribute_unused(), void *arg pg_attribute_unused())
+{
+	if (event == SUBXACT_EVENT_ABORT_SUB)
 		forget_keys();
 }
 #endif
@@ -544,6 +560,16 @@ row_bytes(HeapTuple tup, TupleDesc desc, int col, int len)
 	return (int) VARSIZE_ANY_EXHDR(b) == len ? (const uint8 *) VARDATA_ANY(b) : NULL;
 }
 
+/* a column of a key row is null (heap_attisnull is not exported to PGlite) */
+static bool
+column_is_null(HeapTuple tup, int col, TupleDesc desc)
+{
+	bool		isnull;
+
+	(void) heap_getattr(tup, col, desc, &isnull);
+	return isnull;
+}
+
 /* Read every key into a new cache (55000 when there are keys and no root). */
 static void
 load_keys(void)
@@ -559,6 +585,7 @@ load_keys(void)
 		CacheRegisterRelcacheCallback(key_table_changed, (Datum) 0);
 #ifdef __PGLITE__
 		RegisterXactCallback(keys_xact_callback, NULL);
+		RegisterSubXactCallback(keys_subxact_callback, NULL);
 #endif
 		callback_registered = true;
 	}
@@ -578,7 +605,7 @@ load_keys(void)
 			TupleDesc	desc = RelationGetDescr(rel);
 			bool		isnull;
 			char	   *s = TextDatumGetCString(heap_getattr(tup, COL_NAME, desc, &isnull));
-			bool		imported = !heap_attisnull(tup, COL_WRAPPED, desc);
+			bool		imported = !column_is_null(tup, COL_WRAPPED, desc);
 			const uint8 *wrapped = row_bytes(tup, desc, COL_WRAPPED, WRAPPED_BYTES);
 			const uint8 *fp = row_bytes(tup, desc, COL_FINGERPRINT, FINGERPRINT_BYTES);
 			char		key[NAMEDATALEN] = {0};
@@ -1031,7 +1058,7 @@ ulid_check_keys(PG_FUNCTION_ARGS)
 			bool		nulls[4] = {false, false, false, false};
 
 			values[0] = heap_getattr(tup, COL_NAME, desc, &nulls[0]);
-			values[1] = BoolGetDatum(!heap_attisnull(tup, COL_WRAPPED, desc));
+			values[1] = BoolGetDatum(!column_is_null(tup, COL_WRAPPED, desc));
 			values[2] = heap_getattr(tup, COL_FINGERPRINT, desc, &nulls[2]);
 			values[3] = CStringGetTextDatum(problem.data);
 			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # ulid for PGlite: the bundle PGlite's extension loader takes (ulid.tar.gz:
 # the WebAssembly side module, the control file and the SQL scripts), for the
-# PGlite release pinned in test/pglite/package-lock.json.
+# PGlite release pinned in test/pglite/package-lock.json, written into the
+# npm package clients/pglite (release/ulid.tar.gz, not committed), whose
+# version it sets to META.json's.
 #
 #   test/pglite/build.sh           build it (making the toolchain first if
-#                                  missing: as root, 15 to 35 minutes)
+#                                  missing: as root, 40 minutes or more on 2
+#                                  cores: test/README.md, "PGlite")
 #   test/pglite/build.sh --check   exit 0 when the toolchain and the headers
 #                                  are ready, else say why and exit 1 (builds
 #                                  nothing: test/scenarios/pglite.sh skips)
@@ -29,7 +32,7 @@
 #   ULID_PGLITE_CACHE   toolchain and headers (default /var/cache/ulid-pglite
 #                       as root, else ~/.cache/ulid-pglite)
 #   ULID_PGLITE_SUITE   the Debian suite of the toolchain (default sid)
-#   ULID_PGLITE_OUT     where ulid.tar.gz goes (default $ULID_PGLITE_CACHE/out)
+#   ULID_PGLITE_OUT     where ulid.tar.gz goes (default clients/pglite/release)
 #   PG_CFLAGS           added to PGlite's CFLAGS (e.g. '-Wall -Wextra -Werror')
 # The last line names the bundle, its size and the versions it was built for
 # and with.
@@ -79,7 +82,7 @@ else
 	cache=${ULID_PGLITE_CACHE:-$HOME/.cache/ulid-pglite}
 fi
 suite=${ULID_PGLITE_SUITE:-sid}
-out=${ULID_PGLITE_OUT:-$cache/out}
+out=${ULID_PGLITE_OUT:-$root/clients/pglite/release}
 r=$cache/$suite-root
 say() { echo "pglite: $*" >&2; }
 
@@ -95,7 +98,7 @@ in_root() {
 		DEBIAN_FRONTEND=noninteractive "$@"
 }
 
-no_toolchain="no Emscripten toolchain in $r (test/pglite/build.sh makes it and the headers once, as root: 15 to 35 minutes on 2 cores)"
+no_toolchain="no Emscripten toolchain in $r (test/pglite/build.sh makes it and the headers once, as root: 40 minutes or more on 2 cores, 1.7 GB)"
 if [ "${1:-}" == --check ] && [ ! -f "$r/.ulid-pglite-stamp" ]; then
 	echo "$no_toolchain"
 	exit 1
@@ -133,7 +136,7 @@ stamp=$r/build/pg$PGLITE_PG_MAJOR/.ulid-pglite-stamp
 if [ "${1:-}" == --check ]; then
 	toolchain_ready || exit 1
 	[ "$(cat "$stamp" 2>/dev/null)" == "$have" ] || {
-		echo "the PostgreSQL $PGLITE_PG_MAJOR headers are not configured for Emscripten $have yet (test/pglite/build.sh does it once: 10 to 30 minutes)"
+		echo "the PostgreSQL $PGLITE_PG_MAJOR headers are not configured for Emscripten $have yet (test/pglite/build.sh does it once: 35 minutes or more on 2 cores)"
 		exit 1
 	}
 	echo "Emscripten $have (Debian $suite) for PGlite $PGLITE_VERSION (Emscripten $PGLITE_EMCC_VERSION)"
@@ -173,7 +176,7 @@ toolchain_ready >&2 || exit 1
 
 # --- the headers: Debian's postgresql-MAJOR, configured for wasm32 ----------
 if [ "$(cat "$stamp" 2>/dev/null)" != "$have" ]; then
-	say "configuring Debian's postgresql-$PGLITE_PG_MAJOR for wasm32 with Emscripten $have (once: 10 to 30 minutes)"
+	say "configuring Debian's postgresql-$PGLITE_PG_MAJOR for wasm32 with Emscripten $have (once: 35 minutes or more on 2 cores)"
 	in_root /ulid/test/pglite/build.sh --inner headers "$PGLITE_PG_MAJOR" >&2
 	echo "$have" >"$stamp"
 fi
@@ -214,6 +217,12 @@ for f in "$root"/sql/ulid--*--*.sql; do
 done
 mkdir -p "$out"
 tar -C "$stage" --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -c lib share | gzip -9n >"$out/ulid.tar.gz"
+# the package's version is the extension's (META.json's): written, never typed
+node -e 'const fs = require("fs"), [meta, pkg] = process.argv.slice(1);
+	const v = JSON.parse(fs.readFileSync(meta)).version, text = fs.readFileSync(pkg, "utf8");
+	const next = text.replace(/"version": "[^"]*"/, `"version": "${v}"`);
+	if (next !== text) { fs.writeFileSync(pkg, next); console.error(`pglite: ${pkg}: version ${v}`); }' \
+	"$root/META.json" "$root/clients/pglite/package.json"
 echo "$out/ulid.tar.gz: $(stat -c %s "$out/ulid.tar.gz") bytes (ulid.so $(stat -c %s "$r/build/ulid.so")) for PGlite $PGLITE_VERSION" \
 	"(PostgreSQL $PGLITE_PG_VERSION, Emscripten $PGLITE_EMCC_VERSION), built with Debian $suite's Emscripten $have" \
 	"and postgresql-$PGLITE_PG_MAJOR $headers's headers"

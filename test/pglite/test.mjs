@@ -1,21 +1,29 @@
-// ulid in PGlite (test/scenarios/pglite.sh): the bundle test/pglite/build.sh
-// made ($ULID_PGLITE_BUNDLE) loaded by the PGlite release of package-lock.json,
-// on a data directory that is closed and opened again.  One "ok - ..." or
-// "not ok - ..." line per check (test/client/check.js).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// ulid in PGlite (test/scenarios/pglite.sh): the package clients/pglite as
+// npm pack made it, unpacked in $ULID_PGLITE_PACKAGE (or the bundle
+// $ULID_PGLITE_BUNDLE alone), loaded by the PGlite release of
+// package-lock.json, on a data directory that is closed and opened again.
+// One "ok - ..." or "not ok - ..." line per check (test/client/check.js); the
+// checks of checks.mjs also run in Chromium (browser.mjs).
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { BACK, afterReopen, keyChecks, lastIds, sqidsChecks } from './checks.mjs';
 
 const require = createRequire(import.meta.url);
 const { KNOWN, KNOWN_UUID, ULID_TEXT, check, checkEqual, expect, expectError, run } = require('../../clients/node/test/check.js');
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const ulid = { name: 'ulid', setup: async () => ({ bundlePath: pathToFileURL(process.env.ULID_PGLITE_BUNDLE) }) };
+const { ulid } = process.env.ULID_PGLITE_PACKAGE
+	? await import(pathToFileURL(join(process.env.ULID_PGLITE_PACKAGE, 'src/index.js')))
+	: { ulid: { name: 'ulid', setup: async () => ({ bundlePath: pathToFileURL(process.env.ULID_PGLITE_BUNDLE) }) } };
 const dataDir = mkdtempSync(join(tmpdir(), 'ulid-pglite-'));
-const open = (conf = []) => PGlite.create({ dataDir, extensions: { ulid }, postgresqlconf: ['ulid.node_id = 7', ...conf] });
+const lostDir = `${dataDir}-lost`;
+const open = (conf = [], dir = dataDir) =>
+	PGlite.create({ dataDir: dir, extensions: { ulid }, postgresqlconf: ['ulid.node_id = 7', ...conf] });
+const t = { check, checkEqual, expect, expectError };
 
 let db;
 // the first column of each row (as text where the SQL casts it)
@@ -141,16 +149,37 @@ run('test.mjs', async () => {
 	await expectError('a bad ulid.node_ids is 22023 naming the character, with the hint in the detail', '22023',
 		db.query("ALTER SYSTEM SET ulid.node_ids = '3-x'"), /At character 3: .*Write the nodes this server owns/);
 
+	// keys, masks and Sqids (checks.mjs)
+	const keys = await keyChecks(db, t);
+	await sqidsChecks(db, t);
+
 	// closed and opened again with the clock 10 minutes back: the floor file
 	// in the data directory keeps every generator above what it issued
-	const lastMono = await one('SELECT gen_monotonic_ulid()::text');
-	const lastSf = BigInt(await one("SELECT snowflake_next('twitter')::text"));
+	const last = await lastIds(db);
 	await db.close();
-	db = await open(['ulid.clock_offset_ms = -600000']);
-	await expect('opened again: the clock is 10 minutes back', '-600000', one("SELECT current_setting('ulid.clock_offset_ms')"));
-	check('gen_monotonic_ulid() after reopening is above the last id before', (await one('SELECT gen_monotonic_ulid()::text')) > lastMono);
-	check('snowflake_next() after reopening is above the last id before',
-		BigInt(await one("SELECT snowflake_next('twitter')::text")) > lastSf);
+	db = await open(BACK);
+	await afterReopen(db, t, last, keys);
+	const kept = await lastIds(db);
+	await db.close();
+
+	// relaxedDurability (clients/pglite/README.md, "Durability"): a tab
+	// killed before PGlite's write to IndexedDB loses that session's
+	// writes, the floor among them.  Here: the data directory copied, a
+	// session on the original 3 s later (past the copy's floor: the last id
+	// plus the 1 s reservation), then the copy opened with the clock back, as
+	// the relaunched tab would find IndexedDB
+	cpSync(dataDir, lostDir, { recursive: true });
+	await new Promise((resolve) => setTimeout(resolve, 3000));
+	db = await open();
+	const lost = await lastIds(db);
+	await db.close();
+	db = await open(BACK, lostDir);
+	const after = await lastIds(db);
+	checkEqual('a lost session (relaxedDurability): the generators stay above every id of the sessions kept; '
+		+ 'gen_monotonic_ulid() sorts below the lost ids and snowflake_next(), cosid80_next() can repeat them',
+		{ aboveKept: [true, true, true], belowLost: [true, true, true] },
+		{ aboveKept: [after.mono > kept.mono, BigInt(after.sf) > BigInt(kept.sf), after.cosid > kept.cosid],
+			belowLost: [after.mono < lost.mono, BigInt(after.sf) < BigInt(lost.sf), after.cosid < lost.cosid] });
 	await db.close();
 
 	// with shared_preload_libraries: the state in the main shared memory
@@ -159,4 +188,5 @@ run('test.mjs', async () => {
 		.then(() => col('SELECT gen_monotonic_ulid()::text FROM generate_series(1, 100)')).then(increasing));
 	await db.close();
 	rmSync(dataDir, { recursive: true, force: true });
+	rmSync(lostDir, { recursive: true, force: true });
 });

@@ -1,0 +1,5 @@
+import type { Extension } from '@electric-sql/pglite';
+
+/** The ulid extension: `PGlite.create({ extensions: { ulid } })`, then `CREATE EXTENSION ulid`. */
+export declare const ulid: Extension;
+export default ulid;
