@@ -30,3 +30,7 @@ COMMENT ON FUNCTION snowflake_stable_bound(snowflake_layout, bigint) IS 'a snowf
 CREATE FUNCTION cosid80_stable_bound(node bigint DEFAULT NULL) RETURNS text
     AS 'MODULE_PATHNAME', 'cosid80_stable_bound' LANGUAGE C STABLE PARALLEL SAFE;
 COMMENT ON FUNCTION cosid80_stable_bound(bigint) IS 'a cosid80_next() id of the node (NULL: this server''s node) such that no row with a smaller id that this statement cannot see can still commit';
+
+-- uuid_extract_timestamp() reads version 6 UUIDs too (as PostgreSQL's
+-- development branch does); the function is the same C symbol
+COMMENT ON FUNCTION @extschema@.uuid_extract_timestamp(uuid) IS 'PostgreSQL 18''s uuid_extract_timestamp(): the time of a version 1, 6 or 7 UUID, else NULL (on 17+ an unqualified call is core''s; 17''s reads version 1 only, 18''s 1 and 7)';

@@ -930,7 +930,7 @@ CREATE FUNCTION uuid_extract_version(uuid) RETURNS smallint
 COMMENT ON FUNCTION @extschema@.uuidv7() IS 'PostgreSQL 18''s uuidv7() on every major: gen_uuidv7(), a new UUIDv7 strictly increasing within this session (on 18+ an unqualified call is core''s)';
 COMMENT ON FUNCTION @extschema@.uuidv7(interval) IS 'PostgreSQL 18''s uuidv7(shift) on every major: a new UUIDv7 of the current time plus shift (on 18+ an unqualified call is core''s)';
 COMMENT ON FUNCTION @extschema@.uuidv4() IS 'PostgreSQL 18''s uuidv4() on every major: a new random UUID (version 4), as gen_random_uuid() (on 18+ an unqualified call is core''s)';
-COMMENT ON FUNCTION @extschema@.uuid_extract_timestamp(uuid) IS 'PostgreSQL 18''s uuid_extract_timestamp(): the time of a version 1 or 7 UUID, else NULL (on 17+ an unqualified call is core''s; 17''s reads version 1 only)';
+COMMENT ON FUNCTION @extschema@.uuid_extract_timestamp(uuid) IS 'PostgreSQL 18''s uuid_extract_timestamp(): the time of a version 1, 6 or 7 UUID, else NULL (on 17+ an unqualified call is core''s; 17''s reads version 1 only, 18''s 1 and 7)';
 COMMENT ON FUNCTION @extschema@.uuid_extract_version(uuid) IS 'PostgreSQL 18''s uuid_extract_version(): the version of an RFC 9562 UUID, else NULL (on 17+ an unqualified call is core''s)';
 
 -- pg_uuidv7 1.6's names

@@ -204,7 +204,7 @@ issue(UlidGenState *st, uint64 step, pg_ulid_t *u, bool first)
  * clear valid), so its time 0 lies below the clock, which is after 1970,
  * and it goes to issue(), which tests valid.
  */
-static pg_attribute_always_inline Datum
+static pg_always_inline Datum
 mint(UlidGenState *st, int64 now, uint64 step, pg_ulid_t *u, bool first)
 {
 	uint64		hi,

@@ -11,7 +11,8 @@
  * 8 (binary 10 for RFC 9562 UUIDs), the version the top four bits of byte
  * 6.  Version 7 starts with 48 bits of Unix milliseconds; version 1 holds a
  * 60-bit count of 100 ns since 1582-10-15 as time_low (bytes 0-3),
- * time_mid (bytes 4-5) and time_high (the low 12 bits of bytes 6-7).
+ * time_mid (bytes 4-5) and time_high (the low 12 bits of bytes 6-7);
+ * version 6 holds the same count most significant first (32, 16, 12 bits).
  * uuidv7_time(), uuid_v7_to_timestamptz() and uuid_v7_to_timestamp() need
  * no code of their own: they are ulid_time() and ulid_to_timestamp() on
  * the same 16 bytes.
@@ -33,6 +34,12 @@
 #define GREGORIAN_TO_PG_USECS \
 	((int64) (POSTGRES_EPOCH_JDATE - 2299161) * USECS_PER_DAY)
 
+static inline Datum
+gregorian_100ns_to_timestamptz(uint64 t100ns)
+{
+	return TimestampTzGetDatum((TimestampTz) (t100ns / 10) - GREGORIAN_TO_PG_USECS);
+}
+
 static inline bool
 rfc9562_variant(const pg_uuid_t *u)
 {
@@ -40,8 +47,9 @@ rfc9562_variant(const pg_uuid_t *u)
 }
 
 /*
- * uuid_extract_timestamp(uuid): as PostgreSQL 18's, the time of a version
- * 1 or version 7 UUID of the RFC 9562 variant, NULL for any other.
+ * uuid_extract_timestamp(uuid): the time of a version 1, 6 or 7 UUID of
+ * the RFC 9562 variant, NULL for any other: as PostgreSQL 18's, which reads
+ * 1 and 7, and its development branch (20devel), which reads 6 too.
  */
 PG_FUNCTION_INFO_V1(ulid_uuid_extract_timestamp);
 Datum
@@ -57,12 +65,13 @@ ulid_uuid_extract_timestamp(PG_FUNCTION_ARGS)
 		case 7:
 			PG_RETURN_TIMESTAMPTZ(ulid_unix_ms_to_timestamptz((int64) (hi >> 16)));
 		case 1:
-			{
-				uint64		t100ns = ((hi & 0xFFF) << 48) |
-					(((hi >> 16) & 0xFFFF) << 32) | (hi >> 32);
-
-				PG_RETURN_TIMESTAMPTZ((TimestampTz) (t100ns / 10) - GREGORIAN_TO_PG_USECS);
-			}
+			return gregorian_100ns_to_timestamptz(((hi & 0xFFF) << 48) |
+												  (((hi >> 16) & 0xFFFF) << 32) |
+												  (hi >> 32));
+		case 6:
+			return gregorian_100ns_to_timestamptz(((hi >> 32) << 28) |
+												  (((hi >> 16) & 0xFFFF) << 12) |
+												  (hi & 0xFFF));
 	}
 	PG_RETURN_NULL();
 }
