@@ -847,7 +847,15 @@ friendly_part(const char *s, size_t b, size_t e, int w, bool pad, uint64_t max,
 		return fail(err, COSID_ERR_RANGE, "The %s has %zu digits; the largest, %llu, has %d.",
 					name, n, (unsigned long long) max, w);
 	for (size_t i = b; i < e; i++)
-		*v = *v * 10 + (uint64_t) (s[i] - '0');
+	{
+		uint64_t	d = (uint64_t) (s[i] - '0');
+
+		/* 20 digits can pass 2^64 - 1 (a width of 20 is UINT64_MAX's) */
+		if (*v > (UINT64_MAX - d) / 10)
+			return fail(err, COSID_ERR_RANGE, "The %s %.*s is larger than %llu, the largest there is.",
+						name, (int) n, s + b, (unsigned long long) max);
+		*v = *v * 10 + d;
+	}
 	if (*v > max)
 		return fail(err, COSID_ERR_RANGE, "The %s %llu is larger than %llu, the largest there is.",
 					name, (unsigned long long) *v, (unsigned long long) max);

@@ -329,6 +329,19 @@ test_friendly(void)
 			}
 		}
 	CHECK(bad == 0, "friendly texts of every preset, padded and not, decode back (%d fail)", bad);
+
+	/* a 20-digit node past 2^64 - 1 (fuzz_cosid's finding): a range error, not a wrapped value */
+	{
+		static const char s[] = "20261027153024246-60061027152423012123-7";
+		int64_t		local;
+		uint64_t	node,
+					seq;
+		cosid_error err;
+
+		CHECK(cosid_friendly_parse(s, strlen(s), 20, 6, false, UINT64_MAX, 999999,
+								   &local, &node, &seq, &err) == COSID_ERR_RANGE,
+			  "a friendly node of 20 digits above 2^64 - 1 is out of range");
+	}
 }
 
 static cosid_status
